@@ -1,0 +1,64 @@
+// ddpsim: predicts data-parallel training throughput on a simulated cluster.
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <vector>
+
+#include "sim/cli/command.h"
+#include "sim/util/input_error.h"
+
+namespace ddpsim::cli {
+namespace {
+std::vector<Command>& registry() {
+  static std::vector<Command> commands;
+  return commands;
+}
+}  // namespace
+
+bool register_command(Command command) {
+  registry().push_back(std::move(command));
+  return true;
+}
+
+std::vector<Command> registered_commands() {
+  std::vector<Command> commands = registry();
+  std::stable_sort(commands.begin(), commands.end(),
+                   [](const Command& a, const Command& b) { return a.order < b.order; });
+  return commands;
+}
+
+}  // namespace ddpsim::cli
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "ddpsim: a SimGrid simulator of data-parallel deep-learning training.\n"
+      "Predicts throughput, iteration breakdown and communication share before you book a "
+      "cluster."};
+  app.require_subcommand(1);
+  const std::vector<ddpsim::cli::Command> commands = ddpsim::cli::registered_commands();
+  std::vector<std::pair<CLI::App*, const ddpsim::cli::Command*>> subs;
+  for (const auto& command : commands) {
+    CLI::App* sub = app.add_subcommand(command.name, command.help);
+    command.setup(sub);
+    subs.emplace_back(sub, &command);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : ddpsim::kExitBadInput;
+  }
+  for (const auto& [sub, command] : subs) {
+    if (!sub->parsed()) continue;
+    try {
+      return command->run();
+    } catch (const ddpsim::InputError& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      return ddpsim::kExitBadInput;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "internal error: %s\n", e.what());
+      return ddpsim::kExitFailure;
+    }
+  }
+  return ddpsim::kExitFailure;
+}

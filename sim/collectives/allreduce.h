@@ -1,0 +1,59 @@
+// All-reduce algorithms as SimGrid actor code. Every rank's communication actor calls run() with
+// the same tag and size, in the same order (like a NCCL stream); run() returns when this rank
+// holds the reduced buffer. A collective starts only when every rank has joined it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/collectives/traffic.h"
+#include "sim/scenario/scenario.h"
+
+namespace ddpsim {
+
+class AllReduce {
+ public:
+  virtual ~AllReduce() = default;
+  // rank in [0, p); tag unique per collective call (e.g. iteration * 1000 + bucket).
+  virtual void run(int rank, uint64_t tag, double bytes) = 0;
+  virtual std::string name() const = 0;
+  // What reduces a buffer of `bytes` (auto: the algorithm it picks), for per-bucket reports.
+  virtual std::string algorithm_for(double /*bytes*/) const { return name(); }
+};
+
+// The rings actually used: `requested` if > 0, else nic.count on multi-node clusters, else 1;
+// always within [1, gpus_per_node] (ring c leaves a node from local GPU c*g/C).
+int ring_channel_count(const ClusterSpec& spec, int requested);
+
+// ring: flow mode = one flow per ring edge per call (edges shared by channels merged), plus the
+// analytic latency 2(p-1)*alpha; chunked mode = 2(p-1) steps of S/(p*C) bytes per ring, alpha per
+// step. alpha = the largest message_latency() of any ring edge. p = 1 or bytes = 0: returns at
+// once. Each rank's actor must run on platform.gpus[rank]; ring_allreduce.cpp describes the rings.
+// channels: parallel rings (NCCL channels), see ring_channel_count().
+std::unique_ptr<AllReduce> make_ring_allreduce(Transport* transport, CollectiveMode mode,
+                                               int channels);
+
+// Further algorithms; each file's header comment states its flow structure and closed form
+// (sim/cost/collective_formulas.h). Flow mode only: `mode` matters to the ring alone.
+// tree: NCCL's double binary tree across nodes, a chain inside each node, `channels` as for ring.
+std::unique_ptr<AllReduce> make_tree_allreduce(Transport* transport, int channels);
+// halving-doubling: Rabenseifner's recursive halving reduce-scatter + doubling all-gather.
+std::unique_ptr<AllReduce> make_halving_doubling_allreduce(Transport* transport);
+// hierarchical: intra-node ring reduce-scatter, one inter-node ring per local GPU (rail),
+// intra-node ring all-gather.
+std::unique_ptr<AllReduce> make_hierarchical_allreduce(Transport* transport);
+// auto: ring or tree per call by predicted time (tree for small messages across nodes).
+std::unique_ptr<AllReduce> make_auto_allreduce(Transport* transport, CollectiveMode mode,
+                                               int channels);
+// Measured costs: sleeps the table's alpha + beta * S instead of simulating flows, still
+// accounting the ring's bytes. Throws std::invalid_argument when the table has neither
+// `algorithm` nor `auto` rows.
+using AlphaBetaTable = std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>>;
+std::unique_ptr<AllReduce> make_alpha_beta_allreduce(Transport* transport,
+                                                     AllReduceAlgorithm algorithm,
+                                                     AlphaBetaTable table);
+
+}  // namespace ddpsim

@@ -1,0 +1,30 @@
+// Everything about one optimizer step that does not depend on the network: per-layer compute
+// times, DDP buckets, and how backward is cut into segments by the moments buckets become full.
+#pragma once
+
+#include <vector>
+
+#include "sim/cost/bucketing.h"
+#include "sim/cost/compute_cost.h"
+#include "sim/model/layer.h"
+#include "sim/scenario/scenario.h"
+
+namespace ddpsim {
+
+struct IterationPlan {
+  ComputePlan compute;
+  std::vector<Bucket> buckets;          // reduction order
+  // backward_segments[b]: backward compute between bucket b-1 and bucket b becoming ready
+  // (b = 0: from the start of backward). The last entry is the tail after the last bucket
+  // (layers below the first parameter). Size = buckets.size() + 1; sums to compute.backward.
+  std::vector<double> backward_segments;
+  double gradient_bytes = 0;            // all buckets
+};
+
+IterationPlan build_iteration_plan(const Scenario& scenario, const Model& model);
+
+// Pure helper, exposed for tests: cuts per-layer backward times at the buckets' ready layers.
+std::vector<double> backward_segments(const std::vector<LayerTime>& layers,
+                                      const std::vector<Bucket>& buckets);
+
+}  // namespace ddpsim

@@ -1,0 +1,173 @@
+#include "sim/engine/simulation.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "sim/engine/run_context.h"
+#include "sim/engine/data_feed_factory.h"
+#include "sim/engine/sync_factory.h"
+#include "sim/cost/memory_fit.h"
+#include "sim/engine/worker.h"
+#include "sim/model/model_zoo.h"
+#include "sim/results/result_json.h"
+#include "sim/util/input_error.h"
+#include "sim/util/isolated.h"
+
+namespace ddpsim {
+namespace {
+
+Model build_or_throw(const ModelSpec& spec) {
+  Model model;
+  std::string error;
+  if (!build_model(spec, &model, &error)) throw InputError({}, error);
+  return model;
+}
+
+void summarise(const RunContext& ctx, const Model& model, SimulationResult* r) {
+  const Scenario& s = *ctx.scenario;
+  const int p = s.cluster.total_gpus();
+  const int steps = ctx.steps(), warmup = ctx.warmup(), measured = steps - warmup;
+
+  auto latest_end = [&](int step) {
+    double t = 0;
+    for (const WorkerStats& w : ctx.workers) t = std::max(t, w.step_end[step]);
+    return t;
+  };
+  const double start = warmup > 0 ? latest_end(warmup - 1) : 0.0;
+  r->iteration_time = (latest_end(steps - 1) - start) / measured;
+  r->global_batch = static_cast<double>(p) * s.training.batch_per_gpu *
+                    s.training.gradient_accumulation;
+  r->samples_per_second = r->iteration_time > 0 ? r->global_batch / r->iteration_time : 0;
+
+  double slowest_compute = -1;
+  for (int rank = 0; rank < p; ++rank) {
+    Breakdown b = ctx.workers[rank].sum;
+    for (double* v : {&b.data_wait, &b.forward, &b.backward, &b.exposed_comm, &b.optimizer})
+      *v /= measured;
+    r->breakdown.data_wait += b.data_wait / p;
+    r->breakdown.forward += b.forward / p;
+    r->breakdown.backward += b.backward / p;
+    r->breakdown.exposed_comm += b.exposed_comm / p;
+    r->breakdown.optimizer += b.optimizer / p;
+    const double compute = b.forward + b.backward + b.optimizer;
+    if (compute > slowest_compute) {
+      slowest_compute = compute;
+      r->slowest_gpu = b;
+    }
+    r->comm_time += ctx.sync->comm_busy(rank) / measured / p;
+  }
+  if (r->iteration_time > 0) {
+    r->comm_share = r->comm_time / r->iteration_time;
+    r->exposed_comm_share = r->breakdown.exposed_comm / r->iteration_time;
+  }
+  for (int c = 0; c < kLinkClasses; ++c)
+    r->bytes_per_link_class[c] = ctx.traffic.bytes_per_class[c] / steps;
+  for (const auto& [host, bytes] : ctx.traffic.sent) r->bytes_sent += bytes / steps;
+  for (const auto& [host, bytes] : ctx.traffic.received) r->bytes_received += bytes / steps;
+  r->buckets = ctx.sync->bucket_reports();
+  const double step_alone = ctx.plan->compute.step_time(s.training.gradient_accumulation);
+  r->train_rate_per_gpu =
+      step_alone > 0 ? s.training.batch_per_gpu * s.training.gradient_accumulation / step_alone
+                     : 0;
+  r->data_rate_per_gpu = ctx.feed->rate_per_gpu();
+  r->trace = ctx.trace;
+  ctx.sync->append_trace(&r->trace);
+  ctx.feed->append_trace(&r->trace);
+  std::stable_sort(r->trace.begin(), r->trace.end(), [](const TraceEvent& a, const TraceEvent& b) {
+    return a.gpu != b.gpu ? a.gpu < b.gpu : a.start < b.start;
+  });
+  r->model = model.name;
+  ctx.sync->report(r);
+}
+
+}  // namespace
+
+std::string bottleneck_label(const SimulationResult& r) {
+  if (!r.memory.fits) return "memory-infeasible";
+  if (r.iteration_time <= 0) return "compute-bound";
+  const double data = r.breakdown.data_wait / r.iteration_time;
+  const double comm = r.breakdown.exposed_comm / r.iteration_time;
+  if (std::max(data, comm) >= 0.10) return data >= comm ? "data-loading-bound" : "communication-bound";
+  return "compute-bound";
+}
+
+Scenario single_gpu_baseline(const Scenario& scenario) {
+  Scenario one = scenario;
+  one.cluster.nodes = 1;
+  one.cluster.gpus_per_node = 1;
+  one.cluster.nic.count = 1;
+  one.sync.strategy = SyncStrategy::kAllReduce;
+  one.sync.algorithm = AllReduceAlgorithm::kRing;
+  one.sync.channels = 0;
+  // A baseline GPU runs at its own speed: rank 0's straggler factor would bias the efficiency.
+  one.stragglers = StragglerSpec{};
+  return one;
+}
+
+SimulationResult run_simulation(const Scenario& scenario, const SimOptions& options) {
+  const Model model = build_or_throw(scenario.model);
+  const IterationPlan plan = build_iteration_plan(scenario, model);
+
+  int argc = 1;
+  char arg0[] = "ddpsim";
+  char* argv[] = {arg0, nullptr};
+  simgrid::s4u::Engine engine(&argc, argv);
+  configure_network_model();
+  ClusterPlatform platform = build_cluster_platform(scenario.cluster, platform_extras(scenario));
+
+  RunContext ctx;
+  ctx.scenario = &scenario;
+  ctx.plan = &plan;
+  ctx.platform = &platform;
+  ctx.trace_gpus = options.trace_gpus;
+  ctx.transport = std::make_unique<Transport>(platform, &ctx.traffic);
+  ctx.workers.resize(scenario.cluster.total_gpus());
+  ctx.feed = make_data_feed(&ctx);
+  ctx.sync = make_gradient_sync(&ctx);
+  for (int rank = 0; rank < scenario.cluster.total_gpus(); ++rank)
+    simgrid::s4u::Actor::create("worker" + std::to_string(rank), platform.gpus[rank],
+                                [&ctx, rank] { run_worker(&ctx, rank); });
+  engine.run();
+
+  SimulationResult result;
+  result.scenario = scenario.name;
+  result.gpus = scenario.cluster.total_gpus();
+  result.nodes = scenario.cluster.nodes;
+  summarise(ctx, model, &result);
+  result.memory = memory_report(scenario, model);
+  result.notes = sync_notes(scenario);
+  result.bottleneck = bottleneck_label(result);
+  return result;
+}
+
+SimulationResult simulate(const Scenario& scenario, const SimOptions& options) {
+  auto run = [](const Scenario& s, const SimOptions& o) {
+    IsolatedResult child =
+        run_isolated([&] { return result_to_json(run_simulation(s, o)).dump(); });
+    if (!child.ok) {
+      if (child.exit_code == kExitBadInput) throw InputError(child.payload);
+      throw std::runtime_error("simulation failed: " + child.payload);
+    }
+    return result_from_json(nlohmann::json::parse(child.payload));
+  };
+  SimulationResult result = run(scenario, options);
+  if (options.baseline) {
+    SimOptions quiet = options;
+    quiet.trace_gpus = 0;
+    const SimulationResult one =
+        scenario.cluster.total_gpus() == 1 && scenario.stragglers.kind == StragglerKind::kNone
+            ? result
+            : run(single_gpu_baseline(scenario), quiet);
+    result.single_gpu_samples_per_second = one.samples_per_second;
+    if (one.samples_per_second > 0)
+      result.scaling_efficiency =
+          result.samples_per_second / (result.gpus * one.samples_per_second);
+  }
+  return result;
+}
+
+}  // namespace ddpsim

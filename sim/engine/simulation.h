@@ -1,0 +1,31 @@
+// Runs one scenario on SimGrid and summarises it.
+//
+// run_simulation() creates the SimGrid engine in the calling process (SimGrid allows one per
+// process). simulate() is what commands and tests call: it runs the scenario and its single-GPU
+// baseline (same GPU, batch and model, no synchronisation) each in a forked process, and fills
+// in the scaling efficiency.
+#pragma once
+
+#include "sim/model/layer.h"
+#include "sim/results/result.h"
+#include "sim/scenario/scenario.h"
+
+namespace ddpsim {
+
+struct SimOptions {
+  int trace_gpus = 8;     // GPUs whose last step is recorded for the timeline
+  bool baseline = true;   // also run the single-GPU baseline (scaling efficiency)
+};
+
+SimulationResult run_simulation(const Scenario& scenario, const SimOptions& options);
+
+SimulationResult simulate(const Scenario& scenario, const SimOptions& options = {});
+
+// The single-GPU version of a scenario used as the scaling baseline.
+Scenario single_gpu_baseline(const Scenario& scenario);
+
+// Label from the breakdown: memory-infeasible, else data-loading-bound or communication-bound
+// when that wait is at least 10 % of the step (the larger wins), else compute-bound.
+std::string bottleneck_label(const SimulationResult& result);
+
+}  // namespace ddpsim

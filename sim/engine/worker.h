@@ -1,0 +1,13 @@
+// The training loop of one GPU, as a SimGrid actor body: per step, for each micro-batch, wait for
+// data, forward, backward (announcing buckets as they fill on the last micro-batch), then wait for
+// synchronisation and run the optimizer. Compute is sleep_for of the planned times times the GPU's
+// straggler factor.
+#pragma once
+
+#include "sim/engine/run_context.h"
+
+namespace ddpsim {
+
+void run_worker(RunContext* ctx, int rank);
+
+}  // namespace ddpsim

@@ -1,0 +1,55 @@
+// A model is an ordered list of layers as they run in the forward pass. Each layer carries what
+// the cost models need: its parameter tensors (DDP buckets whole tensors, never split them), its
+// forward FLOPs and memory traffic per sample, and the activation bytes it keeps for backward.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ddpsim {
+
+enum class LayerKind {
+  kConv, kLinear, kBatchNorm, kLayerNorm, kActivation, kPool, kEmbedding, kAttention,
+  kSoftmax, kDropout, kElementwise, kLoss
+};
+
+struct Layer {
+  std::string name;                     // e.g. "layer1.0.conv1", as the reference implementation
+  LayerKind kind = LayerKind::kElementwise;
+  std::vector<int64_t> param_tensors;   // element count of each parameter tensor, in
+                                        // model.parameters() order (weight before bias)
+  double fwd_flops = 0;                 // per sample
+  double fwd_bytes = 0;                 // per sample: activations read + written, in elements
+                                        // (multiply by the activation dtype size)
+  double activation_elems = 0;          // per sample: elements saved for backward
+  double bwd_flops_factor = 2.0;        // backward FLOPs = factor * forward FLOPs
+  // Per-sample shape, so the calibration harness can run the layer for real:
+  //   conv:       in_c, in_h, in_w, out_c, kernel_h, kernel_w, stride, pad, groups
+  //   linear:     rows (tokens per sample, 1 for CNN heads), in_features, out_features
+  //   attention:  seq, heads, head_dim
+  //   embedding:  tokens, vocab, dim
+  //   pool:       channels, in_h, in_w, kernel, stride
+  //   others:     elements per sample (norms: elements, normalized size)
+  std::vector<int64_t> dims;
+
+  int64_t params() const {
+    int64_t n = 0;
+    for (int64_t t : param_tensors) n += t;
+    return n;
+  }
+};
+
+struct Model {
+  std::string name;                     // zoo key, e.g. "resnet50"
+  std::string description;              // e.g. "ResNet-50 (torchvision), 224x224"
+  std::string sample_unit = "samples";  // "images", "sequences"
+  int sequence_length = 0;              // transformers; 0 otherwise
+  std::vector<Layer> layers;
+
+  int64_t params() const;
+  double fwd_flops() const;             // per sample
+  double activation_elems() const;      // per sample
+};
+
+}  // namespace ddpsim

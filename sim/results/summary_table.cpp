@@ -1,0 +1,82 @@
+#include "sim/results/summary_table.h"
+
+#include <fmt/format.h>
+
+#include "sim/util/units.h"
+
+namespace ddpsim {
+namespace {
+
+std::string ms(double seconds) { return fmt::format("{:10.3f} ms", seconds * 1e3); }
+
+std::string pct(double part, double whole) {
+  return whole > 0 ? fmt::format("{:6.1f} %", 100.0 * part / whole) : std::string("     - ");
+}
+
+std::string rate(double v) {
+  std::string s = fmt::format("{:.0f}", v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
+  return s;
+}
+
+}  // namespace
+
+std::string format_summary(const Scenario& s, const Model& model, const SimulationResult& r) {
+  const ClusterSpec& c = s.cluster;
+  std::string out;
+  out += fmt::format("scenario    {}{}\n", s.name, s.source.empty() ? "" : " (" + s.source + ")");
+  out += fmt::format("cluster     {} node{} x {} {} = {} GPUs; {} {}/GPU; {} x {} NIC{}; "
+                     "leaf-spine {}:1, {} nodes/leaf\n",
+                     c.nodes, c.nodes == 1 ? "" : "s", c.gpus_per_node, c.gpu.name, c.total_gpus(),
+                     intra_node_name(c.intra_node.kind),
+                     units::format_bandwidth(c.intra_node.bandwidth), c.nic.count,
+                     units::format_bandwidth(c.nic.bandwidth), c.nic.count == 1 ? "" : "s",
+                     c.fabric.oversubscription, c.fabric.nodes_per_leaf);
+  out += fmt::format("model       {}: {:.2f} M params, {:.2f} GFLOP/sample forward; batch {}/GPU "
+                     "x {} accumulation (global {}), {}, {}\n",
+                     model.name, model.params() / 1e6, model.fwd_flops() / 1e9,
+                     s.training.batch_per_gpu, s.training.gradient_accumulation,
+                     static_cast<long long>(r.global_batch), precision_name(s.training.precision),
+                     optimizer_name(s.training.optimizer));
+  out += fmt::format("sync        {}; {} buckets (cap {}, first {}), overlap {}\n", r.notes,
+                     r.buckets.size(), units::format_bytes(s.sync.bucket_cap),
+                     units::format_bytes(s.sync.first_bucket), s.sync.overlap ? "on" : "off");
+  out += "\n";
+  out += fmt::format("throughput      {:>12} {}/s", rate(r.samples_per_second), model.sample_unit);
+  if (r.single_gpu_samples_per_second > 0)
+    out += fmt::format("   (1 GPU: {} {}/s; scaling efficiency {:.1f} %)",
+                       rate(r.single_gpu_samples_per_second), model.sample_unit,
+                       100.0 * r.scaling_efficiency);
+  out += "\n";
+  const Breakdown& b = r.breakdown;
+  const double t = r.iteration_time;
+  out += fmt::format("iteration time  {}\n", ms(t));
+  out += fmt::format("  data wait     {} {}\n", ms(b.data_wait), pct(b.data_wait, t));
+  out += fmt::format("  forward       {} {}\n", ms(b.forward), pct(b.forward, t));
+  out += fmt::format("  backward      {} {}\n", ms(b.backward), pct(b.backward, t));
+  out += fmt::format("  exposed comm  {} {}\n", ms(b.exposed_comm), pct(b.exposed_comm, t));
+  out += fmt::format("  optimizer     {} {}\n", ms(b.optimizer), pct(b.optimizer, t));
+  out += fmt::format("communication   {} busy per GPU: {} of the step, {} exposed\n",
+                     ms(r.comm_time), pct(r.comm_time, t), pct(b.exposed_comm, t));
+  if (r.data_rate_per_gpu > 0)
+    out += fmt::format("data vs train   loader {} {}/s per GPU, training {} {}/s per GPU "
+                       "(ratio {:.2f})\n",
+                       rate(r.data_rate_per_gpu), model.sample_unit, rate(r.train_rate_per_gpu),
+                       model.sample_unit, r.data_rate_per_gpu / r.train_rate_per_gpu);
+  out += fmt::format("memory          {} of {} per GPU{}\n", units::format_bytes(r.memory.total),
+                     units::format_bytes(r.memory.capacity),
+                     r.memory.fits ? "" : fmt::format(" -- DOES NOT FIT (largest batch that fits: {})",
+                                                      r.memory.max_batch_that_fits));
+  out += fmt::format("bottleneck      {}\n", r.bottleneck);
+  out += "bytes per step ";
+  bool any = false;
+  for (size_t i = 0; i < r.bytes_per_link_class.size(); ++i) {
+    if (r.bytes_per_link_class[i] <= 0) continue;
+    out += fmt::format(" {} {};", kLinkClassNames[i], units::format_bytes(r.bytes_per_link_class[i]));
+    any = true;
+  }
+  out += any ? "  (bytes x links crossed)\n" : " none\n";
+  return out;
+}
+
+}  // namespace ddpsim
