@@ -34,7 +34,7 @@ struct IntraNodeSpec {
 };
 
 struct NicSpec {
-  int count = 1;                 // NICs per node; GPU g uses NIC g % count ("rails")
+  int count = 1;                 // NICs per node; local GPU l uses NIC l * count / gpus_per_node
   double bandwidth = 0;          // per NIC, per direction, bytes/s
   double latency = 0;            // alpha per inter-node message, seconds
 };

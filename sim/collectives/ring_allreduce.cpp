@@ -1,0 +1,123 @@
+// Ring all-reduce over C parallel rings (NCCL channels).
+//
+// Ring c leaves each node from local GPU x_c = c*g/C (through that GPU's NIC) and enters the next
+// node at local GPU (x_c+1) % g, so inside a node it visits x_c+1, x_c+2, ..., x_c (mod g) and
+// the C rings use C different NICs. Each ring carries 1/C of the buffer.
+//
+// Flow mode: each rank moves V = 2(p-1)/p * S in total; one flow per distinct (src, dst) edge per
+// call carries V * (rings using the edge) / C, then every rank waits for the slowest edge (the
+// data of every edge passes through every rank in a pipelined ring) and adds the analytic latency
+// 2(p-1) * alpha, alpha being the largest message latency of any ring edge.
+// Chunked mode: 2(p-1) steps; in each, every rank sleeps alpha, sends S/(p*C) per ring to its
+// successor and receives the same from its predecessor (chunks of rings sharing an edge travel
+// as one message). O(p^2) messages: a validation mode.
+#include <algorithm>
+#include <map>
+#include <simgrid/s4u.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/collectives/allreduce.h"
+#include "sim/collectives/collective_sync.h"
+
+namespace ddpsim {
+namespace {
+
+struct Edge {
+  int peer = 0;   // successor (out edges) or predecessor (in edges)
+  int rings = 0;  // rings using this edge
+  std::string mailbox;
+};
+
+class RingAllReduce : public AllReduce {
+ public:
+  RingAllReduce(Transport* transport, CollectiveMode mode, int channels)
+      : transport_(transport),
+        pf_(transport->platform()),
+        mode_(mode),
+        p_(static_cast<int>(pf_.gpus.size())),
+        channels_(ring_channel_count(pf_.spec, channels)),
+        start_(p_),
+        end_(p_),
+        out_(p_),
+        in_(p_) {
+    static int instances = 0;
+    const std::string prefix = "ring" + std::to_string(instances++) + ":";
+    for (int r = 0; r < p_; ++r) {
+      std::map<int, int> rings_to;  // successor -> rings
+      for (int c = 0; c < channels_; ++c) ++rings_to[successor(c, r)];
+      for (const auto& [next, rings] : rings_to) {
+        const std::string box = prefix + std::to_string(r) + ">" + std::to_string(next);
+        out_[r].push_back(Edge{next, rings, box});
+        in_[next].push_back(Edge{r, rings, box});
+        alpha_ = std::max(alpha_, message_latency(pf_, pf_.gpus[r], pf_.gpus[next]));
+      }
+    }
+  }
+
+  void run(int rank, uint64_t tag, double bytes) override {
+    if (p_ == 1 || bytes <= 0) return;
+    start_.arrive_and_wait(tag);
+    if (mode_ == CollectiveMode::kFlow) {
+      const double volume = 2.0 * (p_ - 1) / p_ * bytes;
+      exchange(rank, volume / channels_);
+      end_.arrive_and_wait(tag);
+      simgrid::s4u::this_actor::sleep_for(2.0 * (p_ - 1) * alpha_);
+    } else {
+      const double chunk = bytes / (static_cast<double>(p_) * channels_);
+      for (int step = 0; step < 2 * (p_ - 1); ++step) exchange(rank, chunk, alpha_);
+    }
+  }
+
+  std::string name() const override { return "ring"; }
+
+ private:
+  // Ring c's successor of rank r.
+  int successor(int c, int r) const {
+    const int g = pf_.spec.gpus_per_node;
+    const int node = pf_.node_of_rank(r);
+    const int local = pf_.local_of_rank(r);
+    const int exit = c * g / channels_;
+    const int next_node = local == exit ? (node + 1) % pf_.spec.nodes : node;
+    return next_node * g + (local + 1) % g;
+  }
+
+  // Receives from every predecessor and sends `per_ring` bytes per ring to every successor,
+  // after sleeping `latency` (receives are posted first: a put moves data only once matched).
+  void exchange(int rank, double per_ring, double latency = 0) {
+    std::vector<simgrid::s4u::CommPtr> comms;
+    comms.reserve(in_[rank].size() + out_[rank].size());
+    for (const Edge& e : in_[rank]) comms.push_back(transport_->irecv(e.mailbox));
+    if (latency > 0) simgrid::s4u::this_actor::sleep_for(latency);
+    const simgrid::s4u::Host* self = pf_.gpus[rank];
+    for (const Edge& e : out_[rank])
+      comms.push_back(transport_->isend(self, pf_.gpus[e.peer], e.mailbox, per_ring * e.rings,
+                                        /*add_latency=*/false));
+    simgrid::s4u::Comm::wait_all(comms);
+  }
+
+  Transport* transport_;
+  const ClusterPlatform& pf_;
+  CollectiveMode mode_;
+  int p_;
+  int channels_;
+  double alpha_ = 0;
+  CallBarrier start_;
+  CallBarrier end_;
+  std::vector<std::vector<Edge>> out_;
+  std::vector<std::vector<Edge>> in_;
+};
+
+}  // namespace
+
+int ring_channel_count(const ClusterSpec& spec, int requested) {
+  int c = requested > 0 ? requested : (spec.nodes > 1 ? spec.nic.count : 1);
+  return std::clamp(c, 1, spec.gpus_per_node);
+}
+
+std::unique_ptr<AllReduce> make_ring_allreduce(Transport* transport, CollectiveMode mode,
+                                               int channels) {
+  return std::make_unique<RingAllReduce>(transport, mode, channels);
+}
+
+}  // namespace ddpsim

@@ -1,0 +1,250 @@
+// Builds the zones, hosts, links and routes that cluster_platform.h describes.
+#include "sim/platform/cluster_platform.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ddpsim {
+namespace {
+
+namespace sg4 = simgrid::s4u;
+using simgrid::kernel::routing::NetPoint;
+
+// Speed of CPU, server and storage hosts (per core); GPU hosts run at the GPU's fp32 peak. Only
+// code that calls execute() sees these: the cost models time compute themselves.
+constexpr double kCpuSpeed = 1e9;
+
+class Builder {
+ public:
+  Builder(const ClusterSpec& spec, const PlatformExtras& extras) {
+    p_.spec = spec;
+    p_.extras = extras;
+  }
+
+  ClusterPlatform build() {
+    validate();
+    const ClusterSpec& s = p_.spec;
+    auto* spine = sg4::create_star_zone("spine");
+    const int leaves = (s.nodes + s.fabric.nodes_per_leaf - 1) / s.fabric.nodes_per_leaf;
+    create_links(spine, leaves);
+    p_.gpus.reserve(s.total_gpus());
+    for (int leaf = 0; leaf < leaves; ++leaf) {
+      const std::string name = "leaf" + std::to_string(leaf);
+      auto* zone = sg4::create_star_zone(name);
+      zone->set_parent(spine);
+      auto* gw_zone = sg4::create_full_zone(name + ".gwzone");
+      gw_zone->set_parent(zone);
+      NetPoint* gw = gw_zone->create_router(name + ".gw");
+      gw_zone->seal();
+      zone->add_route(gw_zone->get_netpoint(), nullptr, gw, nullptr, {}, false);
+      zone->add_route(nullptr, gw_zone->get_netpoint(), nullptr, gw, {}, false);
+
+      const int first = leaf * s.fabric.nodes_per_leaf;
+      const int last = std::min(s.nodes, first + s.fabric.nodes_per_leaf);
+      for (int node = first; node < last; ++node) build_node(zone, node);
+      zone->seal();
+      spine->add_route(zone->get_netpoint(), nullptr, gw, nullptr,
+                       {sg4::LinkInRoute(p_.leaf_up[leaf])}, false);
+      spine->add_route(nullptr, zone->get_netpoint(), nullptr, gw,
+                       {sg4::LinkInRoute(p_.leaf_down[leaf])}, false);
+    }
+
+    for (int i = 0; i < p_.extras.dedicated_servers; ++i) {
+      sg4::Host* host =
+          standalone_host(spine, "ps" + std::to_string(i), p_.server_up[i], p_.server_down[i]);
+      p_.servers.push_back(host);
+      p_.places[host] = HostPlace{HostRole::kServer, -1, -1, i};
+    }
+    if (p_.extras.shared_storage) {
+      p_.storage = standalone_host(spine, "storage", p_.storage_up, p_.storage_down);
+      p_.places[p_.storage] = HostPlace{HostRole::kStorage, -1, -1, 0};
+    }
+    spine->seal();
+    return std::move(p_);
+  }
+
+ private:
+  void validate() const {
+    const ClusterSpec& s = p_.spec;
+    auto require = [](bool ok, const char* what) {
+      if (!ok) throw std::invalid_argument(std::string("cluster platform: ") + what);
+    };
+    require(s.nodes >= 1 && s.gpus_per_node >= 1, "nodes and gpus_per_node must be >= 1");
+    require(s.nic.count >= 1, "nic.count must be >= 1");
+    require(s.fabric.nodes_per_leaf >= 1, "fabric.nodes_per_leaf must be >= 1");
+    require(s.fabric.oversubscription > 0, "fabric.oversubscription must be > 0");
+    require(s.pcie_bandwidth > 0 && s.nic.bandwidth > 0, "pcie and nic bandwidths must be > 0");
+    require(s.intra_node.kind == IntraNodeKind::kPcie || s.intra_node.bandwidth > 0,
+            "intra_node.bandwidth must be > 0");
+    require(p_.extras.dedicated_servers >= 0, "dedicated_servers must be >= 0");
+    require(!p_.extras.shared_storage || p_.extras.storage_bandwidth > 0,
+            "shared storage needs a bandwidth > 0");
+  }
+
+  // Every link lives in the spine zone and is created before any other zone: SimGrid checks a
+  // new link's name by searching every zone of the tree, which made building 1024 nodes
+  // quadratic (seconds); routes may use links of any zone.
+  void create_links(sg4::NetZone* spine, int leaves) {
+    const ClusterSpec& s = p_.spec;
+    const bool nvlink = s.intra_node.kind != IntraNodeKind::kPcie;
+    const double client_bw = p_.extras.storage_client_bandwidth;
+    p_.node_links.resize(s.nodes);
+    for (int node = 0; node < s.nodes; ++node) {
+      NodeLinks& nl = p_.node_links[node];
+      const std::string name = "n" + std::to_string(node);
+      for (int l = 0; l < s.gpus_per_node; ++l) {
+        const std::string gpu = name + ".gpu" + std::to_string(l);
+        if (nvlink) {
+          nl.intra_up.push_back(
+              link(spine, gpu + ".nvl.up", s.intra_node.bandwidth, LinkClass::kIntraNode));
+          nl.intra_down.push_back(
+              link(spine, gpu + ".nvl.down", s.intra_node.bandwidth, LinkClass::kIntraNode));
+        }
+        nl.pcie_up.push_back(link(spine, gpu + ".pcie.up", s.pcie_bandwidth, LinkClass::kPcie));
+        nl.pcie_down.push_back(link(spine, gpu + ".pcie.down", s.pcie_bandwidth, LinkClass::kPcie));
+      }
+      for (int k = 0; k < s.nic.count; ++k) {
+        const std::string nic = name + ".nic" + std::to_string(k);
+        nl.nic_up.push_back(link(spine, nic + ".up", s.nic.bandwidth, LinkClass::kNic));
+        nl.nic_down.push_back(link(spine, nic + ".down", s.nic.bandwidth, LinkClass::kNic));
+      }
+      if (client_bw > 0) {
+        nl.client_up = link(spine, name + ".client.up", client_bw, LinkClass::kStorage);
+        nl.client_down = link(spine, name + ".client.down", client_bw, LinkClass::kStorage);
+      }
+    }
+    const double uplink =
+        s.fabric.nodes_per_leaf * s.nic.count * s.nic.bandwidth / s.fabric.oversubscription;
+    for (int leaf = 0; leaf < leaves; ++leaf) {
+      const std::string name = "leaf" + std::to_string(leaf);
+      p_.leaf_up.push_back(link(spine, name + ".up", uplink, LinkClass::kFabric));
+      p_.leaf_down.push_back(link(spine, name + ".down", uplink, LinkClass::kFabric));
+    }
+    const double server_bw =
+        p_.extras.server_bandwidth > 0 ? p_.extras.server_bandwidth : s.nic.bandwidth;
+    for (int i = 0; i < p_.extras.dedicated_servers; ++i) {
+      const std::string name = "ps" + std::to_string(i);
+      p_.server_up.push_back(link(spine, name + ".up", server_bw, LinkClass::kNic));
+      p_.server_down.push_back(link(spine, name + ".down", server_bw, LinkClass::kNic));
+    }
+    if (p_.extras.shared_storage) {
+      const double bw = p_.extras.storage_bandwidth;
+      p_.storage_up = link(spine, "storage.up", bw, LinkClass::kStorage);
+      p_.storage_down = link(spine, "storage.down", bw, LinkClass::kStorage);
+    }
+  }
+
+  sg4::Link* link(sg4::NetZone* zone, const std::string& name, double bandwidth, LinkClass cls) {
+    sg4::Link* l = zone->create_link(name, bandwidth)->set_latency(0)->seal();
+    p_.link_classes.emplace(l, cls);
+    return l;
+  }
+
+  // A host alone in its own zone on the spine, reached through its up/down links (a host placed
+  // directly beside the leaf zones would route wrong, like a bare gateway).
+  sg4::Host* standalone_host(sg4::NetZone* spine, const std::string& name, sg4::Link* up,
+                             sg4::Link* down) {
+    auto* zone = sg4::create_full_zone(name + ".zone");
+    zone->set_parent(spine);
+    sg4::Host* host = zone->create_host(name, kCpuSpeed)->seal();
+    zone->seal();
+    spine->add_route(zone->get_netpoint(), nullptr, host->get_netpoint(), nullptr,
+                     {sg4::LinkInRoute(up)}, false);
+    spine->add_route(nullptr, zone->get_netpoint(), nullptr, host->get_netpoint(),
+                     {sg4::LinkInRoute(down)}, false);
+    return host;
+  }
+
+  void build_node(sg4::NetZone* leaf, int node) {
+    const ClusterSpec& s = p_.spec;
+    const int g = s.gpus_per_node;
+    const std::string name = "n" + std::to_string(node);
+    auto* zone = sg4::create_full_zone(name);
+    zone->set_parent(leaf);
+    NodeLinks& nl = p_.node_links[node];
+
+    const double gpu_speed = s.gpu.fp32_flops > 0 ? s.gpu.fp32_flops : kCpuSpeed;
+    std::vector<NetPoint*> gpu_np(g);
+    for (int l = 0; l < g; ++l) {
+      sg4::Host* h = zone->create_host(name + ".gpu" + std::to_string(l), gpu_speed)->seal();
+      gpu_np[l] = h->get_netpoint();
+      p_.places[h] = HostPlace{HostRole::kGpu, node, l, static_cast<int>(p_.gpus.size())};
+      p_.gpus.push_back(h);
+    }
+    sg4::Host* cpu = zone->create_host(name + ".cpu", kCpuSpeed)
+                         ->set_core_count(std::max(1, s.cpu_cores_per_node))
+                         ->seal();
+    p_.places[cpu] = HostPlace{HostRole::kCpu, node, -1, node};
+    p_.node_cpus.push_back(cpu);
+    NetPoint* gw = zone->create_router(name + ".gw");
+
+    const bool nvlink = !nl.intra_up.empty();
+    auto route = [zone](NetPoint* a, NetPoint* b, std::initializer_list<sg4::Link*> links) {
+      std::vector<sg4::LinkInRoute> in_route;
+      in_route.reserve(links.size());
+      for (sg4::Link* l : links) in_route.emplace_back(l);
+      zone->add_route(a, b, nullptr, nullptr, in_route, false);
+    };
+    for (int l = 0; l < g; ++l) {
+      for (int m = 0; m < g; ++m) {
+        if (l == m) continue;
+        if (nvlink)
+          route(gpu_np[l], gpu_np[m], {nl.intra_up[l], nl.intra_down[m]});
+        else
+          route(gpu_np[l], gpu_np[m], {nl.pcie_up[l], nl.pcie_down[m]});
+      }
+      const int k = l * s.nic.count / g;
+      route(gpu_np[l], gw, {nl.pcie_up[l], nl.nic_up[k]});
+      route(gw, gpu_np[l], {nl.nic_down[k], nl.pcie_down[l]});
+      route(cpu->get_netpoint(), gpu_np[l], {nl.pcie_down[l]});
+      route(gpu_np[l], cpu->get_netpoint(), {nl.pcie_up[l]});
+    }
+    if (nl.client_up) {
+      route(cpu->get_netpoint(), gw, {nl.client_up, nl.nic_up[0]});
+      route(gw, cpu->get_netpoint(), {nl.nic_down[0], nl.client_down});
+    } else {
+      route(cpu->get_netpoint(), gw, {nl.nic_up[0]});
+      route(gw, cpu->get_netpoint(), {nl.nic_down[0]});
+    }
+    zone->seal();
+    // The leaf switch is non-blocking: no link between a node's gateway and the leaf.
+    leaf->add_route(zone->get_netpoint(), nullptr, gw, nullptr, {}, false);
+    leaf->add_route(nullptr, zone->get_netpoint(), nullptr, gw, {}, false);
+  }
+
+  ClusterPlatform p_;
+};
+
+}  // namespace
+
+const char* link_class_name(LinkClass c) {
+  switch (c) {
+    case LinkClass::kIntraNode:
+      return "intra_node";
+    case LinkClass::kPcie:
+      return "pcie";
+    case LinkClass::kNic:
+      return "nic";
+    case LinkClass::kFabric:
+      return "fabric";
+    case LinkClass::kStorage:
+      return "storage";
+  }
+  return "?";
+}
+
+ClusterPlatform build_cluster_platform(const ClusterSpec& spec, const PlatformExtras& extras) {
+  return Builder(spec, extras).build();
+}
+
+double message_latency(const ClusterPlatform& platform, const simgrid::s4u::Host* a,
+                       const simgrid::s4u::Host* b) {
+  if (a == b) return 0;
+  const HostPlace& pa = platform.place(a);
+  const HostPlace& pb = platform.place(b);
+  if (pa.node >= 0 && pa.node == pb.node) return platform.spec.intra_node.latency;
+  return platform.spec.nic.latency;
+}
+
+}  // namespace ddpsim

@@ -1,0 +1,205 @@
+// The routes the topology promises (expected_route, route_class_counts) and the self-test that
+// compares them with what SimGrid actually resolves.
+#include <sstream>
+
+#include "sim/platform/cluster_platform.h"
+
+namespace ddpsim {
+namespace {
+
+using simgrid::s4u::Host;
+using simgrid::s4u::Link;
+using Route = std::vector<const Link*>;
+
+bool in_node(const HostPlace& p) { return p.node >= 0; }
+
+// From a host to the outside of its node (gpu/cpu) or its spine link (server/storage).
+void append_exit(const ClusterPlatform& pf, const HostPlace& p, Route* r) {
+  switch (p.role) {
+    case HostRole::kGpu: {
+      const NodeLinks& nl = pf.node_links[p.node];
+      r->push_back(nl.pcie_up[p.local]);
+      r->push_back(nl.nic_up[pf.nic_of_local(p.local)]);
+      break;
+    }
+    case HostRole::kCpu: {
+      const NodeLinks& nl = pf.node_links[p.node];
+      if (nl.client_up) r->push_back(nl.client_up);
+      r->push_back(nl.nic_up[0]);
+      break;
+    }
+    case HostRole::kServer:
+      r->push_back(pf.server_up[p.index]);
+      break;
+    case HostRole::kStorage:
+      r->push_back(pf.storage_up);
+      break;
+  }
+}
+
+void append_entry(const ClusterPlatform& pf, const HostPlace& p, Route* r) {
+  switch (p.role) {
+    case HostRole::kGpu: {
+      const NodeLinks& nl = pf.node_links[p.node];
+      r->push_back(nl.nic_down[pf.nic_of_local(p.local)]);
+      r->push_back(nl.pcie_down[p.local]);
+      break;
+    }
+    case HostRole::kCpu: {
+      const NodeLinks& nl = pf.node_links[p.node];
+      r->push_back(nl.nic_down[0]);
+      if (nl.client_down) r->push_back(nl.client_down);
+      break;
+    }
+    case HostRole::kServer:
+      r->push_back(pf.server_down[p.index]);
+      break;
+    case HostRole::kStorage:
+      r->push_back(pf.storage_down);
+      break;
+  }
+}
+
+std::string describe(const std::vector<const Link*>& route) {
+  std::string out = "[";
+  for (size_t i = 0; i < route.size(); ++i) {
+    if (i) out += ", ";
+    out += route[i]->get_name();
+  }
+  return out + "]";
+}
+
+}  // namespace
+
+std::vector<const Link*> expected_route(const ClusterPlatform& pf, const Host* a, const Host* b) {
+  Route r;
+  if (a == b) return r;
+  const HostPlace& pa = pf.place(a);
+  const HostPlace& pb = pf.place(b);
+  if (in_node(pa) && pa.node == pb.node) {
+    const NodeLinks& nl = pf.node_links[pa.node];
+    if (pa.role == HostRole::kCpu) {
+      r.push_back(nl.pcie_down[pb.local]);
+    } else if (pb.role == HostRole::kCpu) {
+      r.push_back(nl.pcie_up[pa.local]);
+    } else if (nl.intra_up.empty()) {
+      r.push_back(nl.pcie_up[pa.local]);
+      r.push_back(nl.pcie_down[pb.local]);
+    } else {
+      r.push_back(nl.intra_up[pa.local]);
+      r.push_back(nl.intra_down[pb.local]);
+    }
+    return r;
+  }
+  append_exit(pf, pa, &r);
+  const int leaf_a = in_node(pa) ? pf.leaf_of_node(pa.node) : -1;
+  const int leaf_b = in_node(pb) ? pf.leaf_of_node(pb.node) : -1;
+  if (leaf_a != leaf_b || leaf_a < 0) {
+    if (leaf_a >= 0) r.push_back(pf.leaf_up[leaf_a]);
+    if (leaf_b >= 0) r.push_back(pf.leaf_down[leaf_b]);
+  }
+  append_entry(pf, pb, &r);
+  return r;
+}
+
+std::array<int, kLinkClasses> route_class_counts(const ClusterPlatform& pf, const Host* a,
+                                                 const Host* b) {
+  std::array<int, kLinkClasses> n{};
+  if (a == b) return n;
+  auto add = [&n](LinkClass c, int k = 1) { n[static_cast<int>(c)] += k; };
+  const HostPlace& pa = pf.place(a);
+  const HostPlace& pb = pf.place(b);
+  if (in_node(pa) && pa.node == pb.node) {
+    if (pa.role == HostRole::kCpu || pb.role == HostRole::kCpu)
+      add(LinkClass::kPcie);
+    else if (pf.spec.intra_node.kind == IntraNodeKind::kPcie)
+      add(LinkClass::kPcie, 2);
+    else
+      add(LinkClass::kIntraNode, 2);
+    return n;
+  }
+  const bool client = pf.extras.storage_client_bandwidth > 0;
+  for (const HostPlace* p : {&pa, &pb}) {
+    switch (p->role) {
+      case HostRole::kGpu:
+        add(LinkClass::kPcie);
+        add(LinkClass::kNic);
+        break;
+      case HostRole::kCpu:
+        add(LinkClass::kNic);
+        if (client) add(LinkClass::kStorage);
+        break;
+      case HostRole::kServer:
+        add(LinkClass::kNic);
+        break;
+      case HostRole::kStorage:
+        add(LinkClass::kStorage);
+        break;
+    }
+  }
+  const int leaf_a = in_node(pa) ? pf.leaf_of_node(pa.node) : -1;
+  const int leaf_b = in_node(pb) ? pf.leaf_of_node(pb.node) : -1;
+  if (leaf_a != leaf_b || leaf_a < 0) add(LinkClass::kFabric, (leaf_a >= 0) + (leaf_b >= 0));
+  return n;
+}
+
+std::string self_test_routes(const ClusterPlatform& pf) {
+  const ClusterSpec& s = pf.spec;
+  const int g = s.gpus_per_node;
+  const int last_node = s.nodes - 1;
+  std::vector<std::pair<const Host*, const Host*>> pairs;
+  auto gpu = [&](int node, int local) { return pf.gpus[node * g + local]; };
+  auto add_both = [&pairs](const Host* a, const Host* b) {
+    pairs.emplace_back(a, b);
+    pairs.emplace_back(b, a);
+  };
+
+  // Inside a node: every GPU pair of the first node (exercises every NVLink/PCIe link there).
+  for (int l = 0; l < g; ++l) {
+    for (int m = 0; m < g; ++m)
+      if (l != m) pairs.emplace_back(gpu(0, l), gpu(0, m));
+    add_both(pf.node_cpus[0], gpu(0, l));
+  }
+  // Same leaf, different node; across leaves; with every NIC of the source node.
+  if (s.nodes > 1) {
+    for (int l = 0; l < g; ++l) add_both(gpu(0, l), gpu(1, (l + 1) % g));
+    add_both(pf.node_cpus[0], pf.node_cpus[1]);
+    add_both(gpu(0, 0), pf.node_cpus[1]);
+  }
+  if (pf.leaf_of_node(last_node) != pf.leaf_of_node(0)) {
+    add_both(gpu(0, g - 1), gpu(last_node, 0));
+    add_both(pf.node_cpus[0], gpu(last_node, g - 1));
+  }
+  for (size_t i = 0; i < pf.servers.size(); ++i) {
+    add_both(gpu(0, 0), pf.servers[i]);
+    add_both(pf.node_cpus[last_node], pf.servers[i]);
+    add_both(gpu(last_node, g - 1), pf.servers[i]);
+    if (i > 0) add_both(pf.servers[0], pf.servers[i]);
+  }
+  if (pf.storage) {
+    add_both(pf.storage, pf.node_cpus[0]);
+    add_both(pf.storage, pf.node_cpus[last_node]);
+    add_both(pf.storage, gpu(last_node, 0));
+    if (!pf.servers.empty()) add_both(pf.storage, pf.servers[0]);
+  }
+
+  for (const auto& [a, b] : pairs) {
+    std::vector<Link*> got;
+    double latency = 0;
+    a->route_to(b, got, &latency);
+    const Route want = expected_route(pf, a, b);
+    const Route got_const(got.begin(), got.end());
+    std::array<int, kLinkClasses> classes{};
+    for (const Link* l : got) ++classes[static_cast<int>(pf.link_classes.at(l))];
+    if (got_const != want || latency != 0 || classes != route_class_counts(pf, a, b)) {
+      std::ostringstream msg;
+      msg << "route " << a->get_name() << " -> " << b->get_name() << ": SimGrid gives "
+          << describe(got_const) << " (latency " << latency << "), the topology says "
+          << describe(want);
+      return msg.str();
+    }
+  }
+  return "";
+}
+
+}  // namespace ddpsim

@@ -1,0 +1,69 @@
+// Test helpers for the SimGrid layer. SimGrid allows one engine per process, so every simulation
+// runs in a forked child (run_isolated) with its own engine, configured like the real runs
+// (configure_network_model), and sends back a list of numbers.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <functional>
+#include <simgrid/s4u.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/platform/cluster_platform.h"
+#include "sim/scenario/scenario.h"
+#include "sim/util/isolated.h"
+
+namespace ddpsim::testing {
+
+// Runs `body` in a child process after creating and configuring a SimGrid engine there (the
+// engine is reachable with simgrid::s4u::Engine::get_instance()). Returns what body returned, or
+// records a test failure with the child's error and returns an empty vector.
+inline std::vector<double> run_in_engine(const std::function<std::vector<double>()>& body) {
+  IsolatedResult result = run_isolated([&body]() {
+    static char program[] = "ddpsim_test";
+    static char* argv[] = {program, nullptr};
+    int argc = 1;
+    new simgrid::s4u::Engine(&argc, argv);  // never destroyed: the child exits right after
+    configure_network_model();
+    std::string out;
+    char buf[40];
+    for (double v : body()) {
+      std::snprintf(buf, sizeof buf, "%.17g ", v);
+      out += buf;
+    }
+    return out;
+  });
+  if (!result.ok) {
+    ADD_FAILURE() << "simulation child failed (exit " << result.exit_code
+                  << "): " << result.payload;
+    return {};
+  }
+  std::vector<double> values;
+  std::istringstream in(result.payload);
+  for (double v; in >> v;) values.push_back(v);
+  return values;
+}
+
+// A cluster with round numbers (bytes/s and seconds) chosen per test.
+inline ClusterSpec make_cluster(int nodes, int gpus_per_node, int nics = 1) {
+  ClusterSpec c;
+  c.nodes = nodes;
+  c.gpus_per_node = gpus_per_node;
+  c.gpu.name = "test";
+  c.gpu.fp32_flops = 1e13;
+  c.intra_node.kind = IntraNodeKind::kNvSwitch;
+  c.intra_node.bandwidth = 200e9;
+  c.intra_node.latency = 1e-6;
+  c.pcie_bandwidth = 32e9;
+  c.nic.count = nics;
+  c.nic.bandwidth = 25e9;
+  c.nic.latency = 3e-6;
+  c.fabric.nodes_per_leaf = 16;
+  c.fabric.oversubscription = 1.0;
+  return c;
+}
+
+}  // namespace ddpsim::testing
