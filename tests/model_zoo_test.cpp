@@ -362,8 +362,8 @@ TEST(ModelZooErrors, UnknownNameListsEveryKnownKey) {
 TEST(ModelZooErrors, BadMlpSpecsAreRejected) {
   EXPECT_NE(build_error("mlp").find("at least 2 widths"), std::string::npos);
   EXPECT_NE(build_error("mlp", 0, {128}).find("at least 2 widths"), std::string::npos);
-  EXPECT_NE(build_error("mlp", 0, {128, 0, 10}).find("mlp_layers[1]"), std::string::npos);
-  EXPECT_NE(build_error("mlp", 0, {128, 64, -3}).find("mlp_layers[2]"), std::string::npos);
+  EXPECT_NE(build_error("mlp", 0, {128, 0, 10}).find("model.layers[1]"), std::string::npos);
+  EXPECT_NE(build_error("mlp", 0, {128, 64, -3}).find("model.layers[2]"), std::string::npos);
   EXPECT_NE(build_error("resnet50", 0, {128, 10}).find("only to model 'mlp'"), std::string::npos);
 }
 

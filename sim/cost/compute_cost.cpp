@@ -9,8 +9,10 @@ bool uses_tensor_cores(LayerKind kind) {
   return kind == LayerKind::kConv || kind == LayerKind::kLinear || kind == LayerKind::kAttention;
 }
 
-double roofline(double flops, double bytes, double peak, double bandwidth, double efficiency) {
-  return std::max(flops / peak, bytes / bandwidth) / efficiency;
+double roofline(double flops, double bytes, double peak, double bandwidth,
+                const ComputeSpec& compute) {
+  return std::max(flops / (peak * compute.efficiency),
+                  bytes / (bandwidth * compute.memory_efficiency));
 }
 
 }  // namespace
@@ -52,7 +54,6 @@ ComputePlan plan_compute(const Scenario& scenario, const Model& model) {
   const double batch = scenario.training.batch_per_gpu;
   const double act = activation_bytes(scenario.training.precision);
   const double weight_bytes = act;  // weights are cast to the compute dtype once per step
-  const double eff = scenario.compute.efficiency;
   const double tc_peak = matmul_peak(gpu, scenario.training.precision);
 
   ComputePlan plan;
@@ -62,17 +63,17 @@ ComputePlan plan_compute(const Scenario& scenario, const Model& model) {
     const double weights = static_cast<double>(layer.params()) * weight_bytes;
     LayerTime t;
     t.forward = roofline(layer.fwd_flops * batch, layer.fwd_bytes * batch * act + weights, peak,
-                         gpu.hbm_bandwidth, eff);
+                         gpu.hbm_bandwidth, scenario.compute);
     t.backward = roofline(layer.fwd_flops * batch * layer.bwd_flops_factor,
                           2 * layer.fwd_bytes * batch * act + 2 * weights, peak,
-                          gpu.hbm_bandwidth, eff);
+                          gpu.hbm_bandwidth, scenario.compute);
     plan.forward += t.forward;
     plan.backward += t.backward;
     plan.layers.push_back(t);
   }
   plan.optimizer = static_cast<double>(model.params()) *
                    optimizer_bytes_per_param(scenario.training.optimizer) /
-                   (gpu.hbm_bandwidth * eff);
+                   (gpu.hbm_bandwidth * scenario.compute.memory_efficiency);
 
   if (scenario.compute.mode == ComputeMode::kMeasured && scenario.compute.step_time > 0) {
     const double modelled = plan.step_time(scenario.training.gradient_accumulation);

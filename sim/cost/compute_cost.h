@@ -1,6 +1,7 @@
 // Per-layer compute time on one GPU for one micro-batch.
 //
-// roofline: a layer takes max(FLOPs / peak, bytes / HBM bandwidth) / efficiency, where peak is
+// roofline: a layer takes max(FLOPs / (peak x efficiency), bytes / (HBM bandwidth x
+//   memory_efficiency)), where peak is
 //   the GPU's tensor-core rate at the training precision for matmul layers (conv, linear,
 //   attention) and the fp32 rate for the rest; bytes are activations read and written (at the
 //   activation dtype) plus the layer's weights. Backward = bwd_flops_factor x the FLOPs and twice

@@ -104,7 +104,7 @@ std::vector<Recipe> make_recipes() {
                        [xl](int seq) { return zoo::gpt2(xl, seq); }));
   r.push_back(sequence("transformer-big", "Transformer big (fairseq WMT En-De, shared 32768 vocab)",
                        128, 1024, [](int seq) { return zoo::transformer_big(seq); }));
-  r.push_back(Recipe{{"mlp", "MLP: Linear+ReLU with bias, widths from model.mlp_layers"},
+  r.push_back(Recipe{{"mlp", "MLP: Linear+ReLU with bias, widths from model.layers"},
                      "samples",
                      0,
                      0,
@@ -131,13 +131,13 @@ bool fail(std::string* error, const std::string& message) {
 // Empty when the widths describe an MLP, otherwise what is wrong with them.
 std::string check_mlp_widths(const std::vector<int>& widths) {
   if (widths.size() < 2) {
-    return "model 'mlp' needs model.mlp_layers with at least 2 widths (input first, e.g. "
+    return "model 'mlp' needs model.layers with at least 2 widths (input first, e.g. "
            "[1024, 4096, 10]), got " +
            std::to_string(widths.size());
   }
   for (size_t i = 0; i < widths.size(); ++i) {
     if (widths[i] < 1) {
-      return "model.mlp_layers[" + std::to_string(i) + "] must be a width >= 1, got " +
+      return "model.layers[" + std::to_string(i) + "] must be a width >= 1, got " +
              std::to_string(widths[i]);
     }
   }
@@ -198,7 +198,7 @@ bool build_model(const ModelSpec& spec, Model* out, std::string* error) {
     const std::string problem = check_mlp_widths(spec.mlp_layers);
     if (!problem.empty()) return fail(error, problem);
   } else if (!spec.mlp_layers.empty()) {
-    return fail(error, "model.mlp_layers applies only to model 'mlp', not '" + key + "'");
+    return fail(error, "model.layers applies only to model 'mlp', not '" + key + "'");
   }
 
   const int sequence = spec.sequence_length > 0 ? spec.sequence_length : recipe->default_sequence;

@@ -127,7 +127,9 @@ enum class ComputeMode { kRoofline, kMeasured, kProfile };
 
 struct ComputeSpec {
   ComputeMode mode = ComputeMode::kRoofline;
-  double efficiency = 0.5;        // roofline: achieved fraction of peak FLOP/s and HBM bandwidth
+  double efficiency = 0.5;        // roofline: achieved fraction of peak FLOP/s
+  double memory_efficiency = 0.8; // roofline: achieved fraction of HBM bandwidth (streaming
+                                  // kernels: norms, activations, optimizer)
   double step_time = 0;           // measured: one single-GPU iteration (fwd+bwd+optimizer), s
   std::string profile;            // profile: path to a calibration profile (calibrate/)
 };

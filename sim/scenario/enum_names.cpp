@@ -1,0 +1,107 @@
+#include "sim/scenario/enum_names.h"
+
+namespace ddpsim {
+
+template <>
+const std::vector<NamedValue<IntraNodeKind>>& enum_table<IntraNodeKind>() {
+  static const std::vector<NamedValue<IntraNodeKind>> t = {
+      {IntraNodeKind::kNvSwitch, "nvswitch"},
+      {IntraNodeKind::kNvLinkMesh, "nvlink-mesh"},
+      {IntraNodeKind::kPcie, "pcie"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<FabricKind>>& enum_table<FabricKind>() {
+  static const std::vector<NamedValue<FabricKind>> t = {{FabricKind::kLeafSpine, "leaf-spine"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<Precision>>& enum_table<Precision>() {
+  static const std::vector<NamedValue<Precision>> t = {{Precision::kFp32, "fp32"},
+                                                       {Precision::kTf32, "tf32"},
+                                                       {Precision::kFp16, "fp16"},
+                                                       {Precision::kBf16, "bf16"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<Optimizer>>& enum_table<Optimizer>() {
+  static const std::vector<NamedValue<Optimizer>> t = {
+      {Optimizer::kSgd, "sgd"}, {Optimizer::kMomentum, "momentum"}, {Optimizer::kAdam, "adam"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<SyncStrategy>>& enum_table<SyncStrategy>() {
+  static const std::vector<NamedValue<SyncStrategy>> t = {{SyncStrategy::kAllReduce, "allreduce"},
+                                                          {SyncStrategy::kParameterServer, "ps"},
+                                                          {SyncStrategy::kLocalSgd, "local-sgd"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<AllReduceAlgorithm>>& enum_table<AllReduceAlgorithm>() {
+  static const std::vector<NamedValue<AllReduceAlgorithm>> t = {
+      {AllReduceAlgorithm::kRing, "ring"},
+      {AllReduceAlgorithm::kTree, "tree"},
+      {AllReduceAlgorithm::kHalvingDoubling, "halving-doubling"},
+      {AllReduceAlgorithm::kHierarchical, "hierarchical"},
+      {AllReduceAlgorithm::kAuto, "auto"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<CollectiveMode>>& enum_table<CollectiveMode>() {
+  static const std::vector<NamedValue<CollectiveMode>> t = {{CollectiveMode::kFlow, "flow"},
+                                                            {CollectiveMode::kChunked, "chunked"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<PsPlacement>>& enum_table<PsPlacement>() {
+  static const std::vector<NamedValue<PsPlacement>> t = {{PsPlacement::kDedicated, "dedicated"},
+                                                         {PsPlacement::kColocated, "colocated"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<PsMode>>& enum_table<PsMode>() {
+  static const std::vector<NamedValue<PsMode>> t = {{PsMode::kSync, "sync"},
+                                                    {PsMode::kAsync, "async"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<ComputeMode>>& enum_table<ComputeMode>() {
+  static const std::vector<NamedValue<ComputeMode>> t = {{ComputeMode::kRoofline, "roofline"},
+                                                         {ComputeMode::kMeasured, "measured"},
+                                                         {ComputeMode::kProfile, "profile"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<StorageKind>>& enum_table<StorageKind>() {
+  static const std::vector<NamedValue<StorageKind>> t = {{StorageKind::kLocal, "local"},
+                                                         {StorageKind::kShared, "shared"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<DecodeKind>>& enum_table<DecodeKind>() {
+  static const std::vector<NamedValue<DecodeKind>> t = {{DecodeKind::kCpu, "cpu"},
+                                                        {DecodeKind::kGpu, "gpu"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<StragglerKind>>& enum_table<StragglerKind>() {
+  static const std::vector<NamedValue<StragglerKind>> t = {{StragglerKind::kNone, "none"},
+                                                           {StragglerKind::kFixed, "fixed"},
+                                                           {StragglerKind::kLognormal, "lognormal"},
+                                                           {StragglerKind::kUniform, "uniform"}};
+  return t;
+}
+
+}  // namespace ddpsim

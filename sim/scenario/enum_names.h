@@ -1,0 +1,78 @@
+// The YAML spelling of every scenario enum. One table per enum serves both directions, so the
+// names printed in results and messages are exactly the ones the loader accepts.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/scenario/scenario.h"
+
+namespace ddpsim {
+
+template <class E>
+struct NamedValue {
+  E value;
+  const char* name;
+};
+
+// Specialised in enum_names.cpp for every enum of scenario.h.
+template <class E>
+const std::vector<NamedValue<E>>& enum_table();
+
+template <class E>
+const char* enum_name(E value) {
+  for (const auto& entry : enum_table<E>()) {
+    if (entry.value == value) return entry.name;
+  }
+  return "?";
+}
+
+template <class E>
+std::optional<E> enum_from_name(std::string_view name) {
+  for (const auto& entry : enum_table<E>()) {
+    if (name == entry.name) return entry.value;
+  }
+  return std::nullopt;
+}
+
+// "fp32, tf32, fp16, bf16": the allowed values, for error messages and docs.
+template <class E>
+std::string enum_choices() {
+  std::string out;
+  for (const auto& entry : enum_table<E>()) {
+    if (!out.empty()) out += ", ";
+    out += entry.name;
+  }
+  return out;
+}
+
+template <>
+const std::vector<NamedValue<IntraNodeKind>>& enum_table<IntraNodeKind>();
+template <>
+const std::vector<NamedValue<FabricKind>>& enum_table<FabricKind>();
+template <>
+const std::vector<NamedValue<Precision>>& enum_table<Precision>();
+template <>
+const std::vector<NamedValue<Optimizer>>& enum_table<Optimizer>();
+template <>
+const std::vector<NamedValue<SyncStrategy>>& enum_table<SyncStrategy>();
+template <>
+const std::vector<NamedValue<AllReduceAlgorithm>>& enum_table<AllReduceAlgorithm>();
+template <>
+const std::vector<NamedValue<CollectiveMode>>& enum_table<CollectiveMode>();
+template <>
+const std::vector<NamedValue<PsPlacement>>& enum_table<PsPlacement>();
+template <>
+const std::vector<NamedValue<PsMode>>& enum_table<PsMode>();
+template <>
+const std::vector<NamedValue<ComputeMode>>& enum_table<ComputeMode>();
+template <>
+const std::vector<NamedValue<StorageKind>>& enum_table<StorageKind>();
+template <>
+const std::vector<NamedValue<DecodeKind>>& enum_table<DecodeKind>();
+template <>
+const std::vector<NamedValue<StragglerKind>>& enum_table<StragglerKind>();
+
+}  // namespace ddpsim

@@ -1,0 +1,121 @@
+#include "sim/scenario/gpu_presets.h"
+
+namespace ddpsim {
+namespace {
+
+constexpr double kTera = 1e12;
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kGBps = 1e9;
+
+GpuPreset preset(const char* key, const char* description, const char* source, double fp32,
+                 double tf32, double fp16, double bf16, double memory, double hbm) {
+  GpuPreset p;
+  p.key = key;
+  p.description = description;
+  p.source = source;
+  p.spec.name = key;
+  p.spec.fp32_flops = fp32;
+  p.spec.tf32_flops = tf32;
+  p.spec.fp16_flops = fp16;
+  p.spec.bf16_flops = bf16;
+  p.spec.memory_bytes = memory;
+  p.spec.hbm_bandwidth = hbm;
+  return p;
+}
+
+}  // namespace
+
+// Conventions:
+// - FLOP/s are the datasheet peaks at boost clock. Datasheets since Ampere print tensor-core
+//   figures "with sparsity" (marked *); the dense figure used here is half of that.
+// - fp16 is the rate mixed-precision training gets (fp16 inputs, fp32 accumulation). GPUs
+//   without fast fp16 arithmetic (Kepler) get their fp32 rate. tf32/bf16 = 0 means the GPU has
+//   no such path; the cost model then falls back as scenario.h says.
+// - Memory capacities are binary: a "16 GB" HBM2 card holds 16 GiB (nvidia-smi: 16384 MiB).
+//   Memory bandwidths are decimal, as printed.
+const std::vector<GpuPreset>& gpu_presets() {
+  static const std::vector<GpuPreset> presets = {
+      // Kepler. K80 board = two GK210 dies: 8.73 TFLOPS fp32 (boost), 24 GB, 480 GB/s in total.
+      // Frameworks see each die as one GPU, so the preset is one die: half of each figure.
+      preset("k80", "NVIDIA Tesla K80, one GK210 die (a board has two)",
+             "NVIDIA Tesla K80 datasheet (2014): 8.73 TFLOPS fp32 boost, 24 GB GDDR5, 480 GB/s "
+             "per board of two GPUs",
+             4.365 * kTera, 0, 4.365 * kTera, 0, 12 * kGiB, 240 * kGBps),
+      // Pascal: fp16 at twice the fp32 rate, no tensor cores.
+      preset("p100-sxm2-16gb", "NVIDIA Tesla P100 SXM2 16 GB",
+             "NVIDIA Tesla P100 datasheet (NVLink version): 10.6 TFLOPS fp32, 21.2 TFLOPS fp16, "
+             "16 GB HBM2 at 732 GB/s",
+             10.6 * kTera, 0, 21.2 * kTera, 0, 16 * kGiB, 732 * kGBps),
+      // Volta: tensor cores for fp16, no tf32/bf16.
+      preset("v100-sxm2-16gb", "NVIDIA Tesla V100 SXM2 16 GB",
+             "NVIDIA Tesla V100 datasheet (SXM2): 15.7 TFLOPS fp32, 125 TFLOPS tensor, 16 GB "
+             "HBM2 at 900 GB/s",
+             15.7 * kTera, 0, 125 * kTera, 0, 16 * kGiB, 900 * kGBps),
+      preset("v100-sxm2-32gb", "NVIDIA Tesla V100 SXM2 32 GB",
+             "NVIDIA Tesla V100 datasheet (SXM2): 15.7 TFLOPS fp32, 125 TFLOPS tensor, 32 GB "
+             "HBM2 at 900 GB/s",
+             15.7 * kTera, 0, 125 * kTera, 0, 32 * kGiB, 900 * kGBps),
+      // Turing. GeForce cards run fp16 tensor ops with fp32 accumulation at half rate:
+      // 53.8 TFLOPS, not the 107.6 TFLOPS quoted for fp16 accumulation.
+      preset("rtx-2080-ti", "NVIDIA GeForce RTX 2080 Ti (reference clocks)",
+             "NVIDIA Turing architecture whitepaper, Appendix A: 13.4 TFLOPS fp32, 53.8 TFLOPS "
+             "fp16 tensor with fp32 accumulate, 11 GB GDDR6 at 616 GB/s",
+             13.4 * kTera, 0, 53.8 * kTera, 0, 11 * kGiB, 616 * kGBps),
+      preset("t4", "NVIDIA T4 16 GB",
+             "NVIDIA T4 datasheet: 8.1 TFLOPS fp32, 65 TFLOPS mixed fp16/fp32, 16 GB GDDR6 at "
+             "320 GB/s",
+             8.1 * kTera, 0, 65 * kTera, 0, 16 * kGiB, 320 * kGBps),
+      // Ampere.
+      preset("a100-sxm-40gb", "NVIDIA A100 SXM4 40 GB",
+             "NVIDIA A100 datasheet: 19.5 TFLOPS fp32, 156 TFLOPS tf32, 312 TFLOPS fp16/bf16 "
+             "(dense), 40 GB HBM2 at 1555 GB/s",
+             19.5 * kTera, 156 * kTera, 312 * kTera, 312 * kTera, 40 * kGiB, 1555 * kGBps),
+      preset("a100-sxm-80gb", "NVIDIA A100 SXM4 80 GB",
+             "NVIDIA A100 datasheet: 19.5 TFLOPS fp32, 156 TFLOPS tf32, 312 TFLOPS fp16/bf16 "
+             "(dense), 80 GB HBM2e at 2039 GB/s",
+             19.5 * kTera, 156 * kTera, 312 * kTera, 312 * kTera, 80 * kGiB, 2039 * kGBps),
+      preset("a100-pcie-40gb", "NVIDIA A100 PCIe 40 GB",
+             "NVIDIA A100 datasheet: 19.5 TFLOPS fp32, 156 TFLOPS tf32, 312 TFLOPS fp16/bf16 "
+             "(dense), 40 GB HBM2 at 1555 GB/s",
+             19.5 * kTera, 156 * kTera, 312 * kTera, 312 * kTera, 40 * kGiB, 1555 * kGBps),
+      // Ada.
+      preset("l4", "NVIDIA L4 24 GB",
+             "NVIDIA L4 datasheet: 30.3 TFLOPS fp32, 120* TFLOPS tf32, 242* TFLOPS fp16/bf16 "
+             "(* sparse), 24 GB GDDR6 at 300 GB/s",
+             30.3 * kTera, 60 * kTera, 121 * kTera, 121 * kTera, 24 * kGiB, 300 * kGBps),
+      // Hopper.
+      preset("h100-sxm-80gb", "NVIDIA H100 SXM5 80 GB",
+             "NVIDIA H100 Tensor Core GPU datasheet (SXM): 67 TFLOPS fp32, 989* TFLOPS tf32, "
+             "1979* TFLOPS fp16/bf16 (* sparse), 80 GB HBM3 at 3.35 TB/s",
+             67 * kTera, 494.5 * kTera, 989.5 * kTera, 989.5 * kTera, 80 * kGiB, 3350 * kGBps),
+      preset("h100-pcie-80gb", "NVIDIA H100 PCIe 80 GB",
+             "NVIDIA H100 Tensor Core GPU datasheet (PCIe): 51 TFLOPS fp32, 756* TFLOPS tf32, "
+             "1513* TFLOPS fp16/bf16 (* sparse), 80 GB HBM2e at 2 TB/s",
+             51 * kTera, 378 * kTera, 756.5 * kTera, 756.5 * kTera, 80 * kGiB, 2000 * kGBps),
+      // 141 GB as printed; nvidia-smi reports 143771 MiB, which is what a job can address.
+      preset("h200-sxm-141gb", "NVIDIA H200 SXM 141 GB",
+             "NVIDIA H200 Tensor Core GPU datasheet (SXM): 67 TFLOPS fp32, 989* TFLOPS tf32, "
+             "1979* TFLOPS fp16/bf16 (* sparse), 141 GB HBM3e at 4.8 TB/s",
+             67 * kTera, 494.5 * kTera, 989.5 * kTera, 989.5 * kTera, 143771.0 * 1024 * 1024,
+             4800 * kGBps),
+  };
+  return presets;
+}
+
+const GpuPreset* find_gpu_preset(std::string_view key) {
+  for (const GpuPreset& p : gpu_presets()) {
+    if (p.key == key) return &p;
+  }
+  return nullptr;
+}
+
+std::string gpu_preset_names() {
+  std::string out;
+  for (const GpuPreset& p : gpu_presets()) {
+    if (!out.empty()) out += ", ";
+    out += p.key;
+  }
+  return out;
+}
+
+}  // namespace ddpsim

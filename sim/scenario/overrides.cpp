@@ -1,0 +1,86 @@
+#include "sim/scenario/overrides.h"
+
+namespace ddpsim {
+namespace {
+
+SourceLocation override_location(const std::string& what) {
+  return SourceLocation{"<--set " + what + ">", 0, 0};
+}
+
+}  // namespace
+
+Override parse_override(const std::string& text) {
+  size_t equals = text.find('=');
+  if (equals == std::string::npos) {
+    throw InputError(override_location(text),
+                     "expected key.path=value (e.g. cluster.nodes=8), got '" + text + "'");
+  }
+  Override result;
+  result.dotted = text.substr(0, equals);
+  std::string value = text.substr(equals + 1);
+  size_t start = 0;
+  while (true) {
+    size_t dot = result.dotted.find('.', start);
+    std::string part = result.dotted.substr(start, dot == std::string::npos ? dot : dot - start);
+    if (part.empty()) {
+      throw InputError(override_location(result.dotted),
+                       "empty key in '" + result.dotted + "': expected key.path=value");
+    }
+    result.path.push_back(part);
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  if (value.find_first_not_of(" \t") == std::string::npos) {
+    throw InputError(override_location(result.dotted), "missing value after '=' in '" + text + "'");
+  }
+  try {
+    result.value = YAML::Load(value);
+  } catch (const YAML::Exception& e) {
+    throw InputError(override_location(result.dotted),
+                     "cannot read the value '" + value + "' as YAML: " + e.msg);
+  }
+  return result;
+}
+
+void apply_overrides(YAML::Node* root, const std::vector<std::string>& overrides,
+                     YamlContext* context) {
+  for (const std::string& text : overrides) {
+    Override o = parse_override(text);
+    if (!root->IsMap()) {
+      if (root->IsDefined() && !root->IsNull()) {
+        throw InputError(override_location(o.dotted),
+                         "the scenario is not a mapping of sections, cannot set " + o.dotted);
+      }
+      *root = YAML::Node(YAML::NodeType::Map);
+    }
+    // reset() rebinds a handle; operator= would overwrite the node it refers to.
+    YAML::Node section;
+    section.reset(*root);
+    std::string walked;
+    for (size_t i = 0; i + 1 < o.path.size(); ++i) {
+      walked += (walked.empty() ? "" : ".") + o.path[i];
+      YAML::Node child = section[o.path[i]];
+      if (!child.IsDefined() || child.IsNull()) {
+        section[o.path[i]] = YAML::Node(YAML::NodeType::Map);
+        child.reset(section[o.path[i]]);
+        context->add_override(walked, o.dotted);  // a section the override itself created
+      } else if (child.IsScalar() && walked == "cluster.gpu") {
+        // `gpu: a100-sxm-40gb` + `--set cluster.gpu.memory=80GiB` = the preset with one field
+        // changed, exactly as if the file had said `gpu: {preset: a100-sxm-40gb, memory: ...}`.
+        context->pin(walked + ".preset", context->locate(child, walked, {}));
+        YAML::Node expanded(YAML::NodeType::Map);
+        expanded["preset"] = YAML::Clone(child);
+        section[o.path[i]] = expanded;
+        child.reset(section[o.path[i]]);
+      } else if (!child.IsMap()) {
+        throw InputError(override_location(o.dotted),
+                         "cannot set " + o.dotted + ": " + walked + " is not a section");
+      }
+      section.reset(child);
+    }
+    section[o.path.back()] = o.value;
+    context->add_override(o.dotted, o.dotted);
+  }
+}
+
+}  // namespace ddpsim

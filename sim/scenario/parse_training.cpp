@@ -1,0 +1,34 @@
+// The `training:` section: batch, precision, optimizer and how many steps to simulate.
+#include "sim/scenario/scenario_sections.h"
+
+namespace ddpsim {
+
+void parse_training(const YamlValue& value, YamlContext* context, Scenario* scenario) {
+  TrainingSpec& t = scenario->training;
+  YamlSection training(
+      value,
+      {"batch_per_gpu", "precision", "optimizer", "gradient_accumulation", "iterations", "warmup"},
+      context);
+  if (auto v = training.get("batch_per_gpu")) t.batch_per_gpu = static_cast<int>(as_int(*v, 1));
+  if (auto v = training.get("precision")) t.precision = as_enum<Precision>(*v);
+  if (auto v = training.get("optimizer")) t.optimizer = as_enum<Optimizer>(*v);
+  if (auto v = training.get("gradient_accumulation")) {
+    t.gradient_accumulation = static_cast<int>(as_int(*v, 1));
+  }
+  std::optional<YamlValue> iterations = training.get("iterations");
+  if (iterations) t.iterations = static_cast<int>(as_int(*iterations, 1));
+  std::optional<YamlValue> warmup = training.get("warmup");
+  if (warmup) t.warmup = static_cast<int>(as_int(*warmup, 0));
+  if (t.warmup >= t.iterations) {
+    // Defaults (5 and 1) are consistent, so at least one of the two was written.
+    const std::string why = ": at least one measured step must remain after warmup";
+    if (warmup) {
+      fail(*warmup, "must be less than training.iterations (" + std::to_string(t.iterations) +
+                        "), got " + std::to_string(t.warmup) + why);
+    }
+    fail(*iterations, "must be greater than training.warmup (default " + std::to_string(t.warmup) +
+                          "), got " + std::to_string(t.iterations) + why);
+  }
+}
+
+}  // namespace ddpsim

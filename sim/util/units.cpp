@@ -1,0 +1,264 @@
+#include "sim/util/units.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <vector>
+
+namespace ddpsim::units {
+namespace {
+
+struct Unit {
+  const char* suffix;
+  double factor;  // to the base unit (bytes, bytes/s, seconds, FLOP/s)
+};
+
+// Order matters only for error messages and formatting: it is the order users read them in.
+const std::vector<Unit>& units_of(Kind kind) {
+  static const std::vector<Unit> bytes = {
+      {"B", 1},           {"KB", 1e3},           {"MB", 1e6},
+      {"GB", 1e9},        {"TB", 1e12},          {"KiB", 1024.0},
+      {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
+  static const std::vector<Unit> bandwidth = {
+      {"B/s", 1},        {"KB/s", 1e3},     {"MB/s", 1e6},        {"GB/s", 1e9},
+      {"TB/s", 1e12},    {"KiB/s", 1024.0}, {"MiB/s", 1048576.0}, {"GiB/s", 1073741824.0},
+      {"bps", 1.0 / 8},  {"Kbps", 1e3 / 8}, {"Mbps", 1e6 / 8},    {"Gbps", 1e9 / 8},
+      {"Tbps", 1e12 / 8}};
+  static const std::vector<Unit> duration = {
+      {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"min", 60}};
+  static const std::vector<Unit> flop_rate = {
+      {"FLOPS", 1}, {"GFLOPS", 1e9}, {"TFLOPS", 1e12}, {"PFLOPS", 1e15}};
+  switch (kind) {
+    case Kind::kBytes:
+      return bytes;
+    case Kind::kBandwidth:
+      return bandwidth;
+    case Kind::kDuration:
+      return duration;
+    case Kind::kFlopRate:
+      return flop_rate;
+  }
+  return bytes;
+}
+
+const char* kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::kBytes:
+      return "a size";
+    case Kind::kBandwidth:
+      return "a bandwidth";
+    case Kind::kDuration:
+      return "a duration";
+    case Kind::kFlopRate:
+      return "a compute rate";
+  }
+  return "a quantity";
+}
+
+const char* example(Kind kind) {
+  switch (kind) {
+    case Kind::kBytes:
+      return "'25MiB'";
+    case Kind::kBandwidth:
+      return "'200Gbps' or '25GB/s'";
+    case Kind::kDuration:
+      return "'2us'";
+    case Kind::kFlopRate:
+      return "'312TFLOPS'";
+  }
+  return "";
+}
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  }
+  return true;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// Length of the leading decimal number: [+-]digits[.digits][(e|E)[+-]digits], or 0.
+size_t number_length(std::string_view s) {
+  size_t i = 0;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  size_t digits = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
+  }
+  if (digits == 0) return 0;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < s.size() && (s[j] == '+' || s[j] == '-')) ++j;
+    size_t exp_digits = 0;
+    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j, ++exp_digits;
+    if (exp_digits > 0) i = j;
+  }
+  return i;
+}
+
+bool looks_non_finite(std::string_view s) {
+  if (!s.empty() && (s.front() == '+' || s.front() == '-')) s.remove_prefix(1);
+  if (!s.empty() && s.front() == '.') s.remove_prefix(1);  // YAML's .inf / .nan
+  return s.size() >= 3 && (equals_ignoring_case(s.substr(0, 3), "inf") ||
+                           equals_ignoring_case(s.substr(0, 3), "nan"));
+}
+
+Parsed failure(std::string message) {
+  Parsed p;
+  p.error = std::move(message);
+  return p;
+}
+
+std::string allowed_sentence(Kind kind) {
+  return std::string(kind_name(kind)) + " takes one of: " + allowed_units(kind);
+}
+
+// Explains why `suffix` is not a unit of `kind`, with the closest thing the user may have meant.
+std::string diagnose_unit(std::string_view text, std::string_view suffix, Kind kind) {
+  std::string head = fmt::format("unknown unit '{}' in '{}'", suffix, text);
+  // "Gb/s" is the usual way to write bits per second; ddpsim spells it Gbps.
+  if (kind == Kind::kBandwidth && suffix.size() >= 3 && suffix.substr(suffix.size() - 3) == "b/s") {
+    std::string prefix(suffix.substr(0, suffix.size() - 3));
+    return fmt::format(
+        "{} (units are case-sensitive: did you mean '{}bps' (bits per second) or "
+        "'{}B/s' (bytes per second)?); {}",
+        head, prefix, prefix, allowed_sentence(kind));
+  }
+  for (const Unit& u : units_of(kind)) {
+    if (equals_ignoring_case(suffix, u.suffix)) {
+      return fmt::format("{} (units are case-sensitive: did you mean '{}'?); {}", head, u.suffix,
+                         allowed_sentence(kind));
+    }
+  }
+  for (Kind other : {Kind::kBytes, Kind::kBandwidth, Kind::kDuration, Kind::kFlopRate}) {
+    if (other == kind) continue;
+    for (const Unit& u : units_of(other)) {
+      if (suffix == u.suffix) {
+        return fmt::format("'{}' is {} unit, but {} is expected here; {}", suffix, kind_name(other),
+                           kind_name(kind), allowed_sentence(kind));
+      }
+    }
+  }
+  return fmt::format("{}; {}", head, allowed_sentence(kind));
+}
+
+// Three significant digits: "1.23", "25.0", "200".
+std::string three_digits(double v) {
+  double a = std::fabs(v);
+  int decimals = a < 10 ? 2 : (a < 100 ? 1 : 0);
+  return fmt::format("{:.{}f}", v, decimals);
+}
+
+// Picks the largest unit whose value is >= 1 from `candidates` (ascending factors).
+std::string format_with(double value, const std::vector<Unit>& candidates) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  double a = std::fabs(value);
+  const Unit* best = &candidates.front();
+  for (const Unit& u : candidates) {
+    if (a >= u.factor) best = &u;
+  }
+  if (value == 0) best = &candidates.front();
+  return three_digits(value / best->factor) + " " + best->suffix;
+}
+
+}  // namespace
+
+Parsed parse(std::string_view text, Kind kind, bool allow_bare) {
+  std::string_view s = trim(text);
+  if (s.empty()) {
+    return failure(
+        fmt::format("empty value: expected {} such as {}", kind_name(kind), example(kind)));
+  }
+  if (looks_non_finite(s)) {
+    return failure(fmt::format("'{}' is not a finite number: expected {} such as {}", text,
+                               kind_name(kind), example(kind)));
+  }
+  size_t n = number_length(s);
+  if (n == 0) {
+    return failure(fmt::format("'{}' does not start with a number: expected {} such as {}", text,
+                               kind_name(kind), example(kind)));
+  }
+  std::string_view number = s.substr(0, n);
+  if (number.front() == '+') number.remove_prefix(1);
+  double value = 0;
+  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (ec != std::errc() || end != number.data() + number.size() || !std::isfinite(value)) {
+    return failure(fmt::format("'{}' is out of range", text));
+  }
+  if (value < 0) {
+    return failure(
+        fmt::format("'{}' is negative, but {} cannot be negative", text, kind_name(kind)));
+  }
+  if (value == 0) value = 0;  // "-0" is zero
+  std::string_view suffix = trim(s.substr(n));
+  if (suffix.empty()) {
+    if (allow_bare) return Parsed{value, {}};
+    return failure(fmt::format("missing unit in '{}': expected {} such as {}; {}", text,
+                               kind_name(kind), example(kind), allowed_sentence(kind)));
+  }
+  for (const Unit& u : units_of(kind)) {
+    if (suffix == u.suffix) {
+      double result = value * u.factor;
+      if (!std::isfinite(result)) return failure(fmt::format("'{}' is out of range", text));
+      return Parsed{result, {}};
+    }
+  }
+  return failure(diagnose_unit(text, suffix, kind));
+}
+
+std::string allowed_units(Kind kind) {
+  std::string out;
+  for (const Unit& u : units_of(kind)) {
+    if (!out.empty()) out += ", ";
+    out += u.suffix;
+  }
+  return out;
+}
+
+std::string format_bytes(double bytes) {
+  static const std::vector<Unit> decimal = {
+      {"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}};
+  static const std::vector<Unit> binary = {{"B", 1},
+                                           {"KiB", 1024.0},
+                                           {"MiB", 1048576.0},
+                                           {"GiB", 1073741824.0},
+                                           {"TiB", 1099511627776.0}};
+  // Sizes that are whole KiB (bucket caps, memory sizes) read best in binary units, the rest
+  // (datasheet and file sizes) in decimal ones.
+  double a = std::fabs(bytes);
+  bool whole_kib = std::isfinite(a) && a >= 1024 && std::fmod(a, 1024.0) == 0;
+  return format_with(bytes, whole_kib ? binary : decimal);
+}
+
+std::string format_bandwidth(double bytes_per_second) {
+  static const std::vector<Unit> decimal = {
+      {"B/s", 1}, {"KB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}, {"TB/s", 1e12}};
+  return format_with(bytes_per_second, decimal);
+}
+
+std::string format_duration(double seconds) {
+  static const std::vector<Unit> scale = {
+      {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"min", 60}};
+  return format_with(seconds, scale);
+}
+
+std::string format_flops(double flop_per_second) {
+  static const std::vector<Unit> scale = {
+      {"FLOPS", 1}, {"GFLOPS", 1e9}, {"TFLOPS", 1e12}, {"PFLOPS", 1e15}};
+  return format_with(flop_per_second, scale);
+}
+
+}  // namespace ddpsim::units
