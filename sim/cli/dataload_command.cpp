@@ -1,0 +1,178 @@
+// ddpsim dataload SCENARIO [--nodes 1,2,4,8 [--keep-node-size] | --gpus 1,2,4,8] [--set k=v]
+//
+// Data loading bandwidth versus training bandwidth: for each cluster size, the loader's rate per
+// GPU (and the stage that limits it) beside the training rate per GPU, then the simulated
+// throughput with real data, with synthetic data, and their ratio.
+//   --nodes: the job's GPUs (nodes x gpus_per_node of the scenario) spread over each node count,
+//            so each GPU gets a larger share of its node's storage and cores; with
+//            --keep-node-size every node keeps its GPUs and the job grows instead.
+//   --gpus:  that many GPUs of the scenario's node type (e.g. 1, 2, 4, 8 GPUs of one DGX-1).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "sim/cli/command.h"
+#include "sim/data/loader_rates.h"
+#include "sim/engine/simulation.h"
+#include "sim/model/model_zoo.h"
+#include "sim/scenario/scenario_loader.h"
+#include "sim/util/units.h"
+
+namespace ddpsim::cli {
+namespace {
+
+struct Options {
+  std::string scenario;
+  std::vector<int> nodes;
+  std::vector<int> gpus;
+  bool keep_node_size = false;
+  bool no_synthetic = false;
+  std::vector<std::string> overrides;
+} opts;
+
+struct Shape {
+  int nodes = 1;
+  int gpus_per_node = 1;
+};
+
+InputError bad_option(const std::string& message) {
+  return InputError({"<command line>"}, message);
+}
+
+std::vector<Shape> shapes(const Scenario& s) {
+  std::vector<Shape> out;
+  const int total = s.cluster.total_gpus();
+  const int per_node = s.cluster.gpus_per_node;
+  for (int n : opts.nodes) {
+    if (opts.keep_node_size) {
+      out.push_back({n, per_node});
+    } else if (total % n != 0) {
+      throw bad_option(
+          fmt::format("--nodes {}: the job's {} GPUs do not split evenly over {} "
+                      "nodes (use --keep-node-size to grow the job instead)",
+                      n, total, n));
+    } else {
+      out.push_back({n, total / n});
+    }
+  }
+  for (int g : opts.gpus) {
+    if (g > per_node && g % per_node != 0)
+      throw bad_option(
+          fmt::format("--gpus {}: more than one node of {} GPUs must be a multiple "
+                      "of {}",
+                      g, per_node, per_node));
+    out.push_back(g <= per_node ? Shape{1, g} : Shape{g / per_node, per_node});
+  }
+  if (out.empty()) out.push_back({s.cluster.nodes, per_node});
+  return out;
+}
+
+SimulationResult run_one(const Scenario& s) {
+  SimOptions options;
+  options.trace_gpus = 0;
+  options.baseline = false;
+  return simulate(s, options);
+}
+
+std::string describe_data(const DataSpec& d) {
+  if (d.synthetic) return "synthetic (no loading)";
+  std::string storage =
+      d.storage == StorageKind::kLocal
+          ? "local " + units::format_bandwidth(d.storage_bandwidth) + " per node"
+          : "shared " + units::format_bandwidth(d.storage_bandwidth) + " aggregate";
+  if (d.storage_iops > 0) storage += fmt::format(", {:.0f} IOPS", d.storage_iops);
+  if (d.page_cache_fraction > 0)
+    storage += fmt::format(", page cache {:.0f} %", 100 * d.page_cache_fraction);
+  const std::string decode =
+      d.decode == DecodeKind::kCpu
+          ? fmt::format("cpu decode {} workers/GPU x {:.0f} samples/s/core", d.workers_per_gpu,
+                        d.samples_per_core)
+          : "gpu decode " + units::format_duration(d.gpu_decode_time) + "/sample";
+  return fmt::format("{}/sample stored, {} copied; {}; {}; prefetch {}",
+                     units::format_bytes(d.sample_bytes),
+                     units::format_bytes(copied_bytes_per_sample(d)), storage, decode, d.prefetch);
+}
+
+int run() {
+  if (!opts.nodes.empty() && !opts.gpus.empty())
+    throw bad_option("give --nodes or --gpus, not both");
+  const Scenario base = load_scenario(opts.scenario, opts.overrides);
+  if (base.data.synthetic)
+    throw InputError({base.source},
+                     "data.synthetic is true: dataload compares a real input "
+                     "pipeline with training; write a data: section");
+  Model model;
+  std::string error;
+  if (!build_model(base.model, &model, &error)) throw InputError({base.source}, error);
+
+  std::printf("scenario  %s (%s)\n", base.name.c_str(), base.source.c_str());
+  std::printf("model     %s, batch %d/GPU, %s, %d cores/node, PCIe %s/GPU\n", model.name.c_str(),
+              base.training.batch_per_gpu, precision_name(base.training.precision),
+              base.cluster.cpu_cores_per_node,
+              units::format_bandwidth(base.cluster.pcie_bandwidth).c_str());
+  std::printf("data      %s\n\n", describe_data(base.data).c_str());
+  const std::string unit = model.sample_unit + "/s";
+  std::printf("%5s %9s %5s | %12s %-8s %12s %7s | %12s %12s %7s | %9s  %s\n", "nodes", "GPUs/node",
+              "GPUs", "loader/GPU", "limit", "train/GPU", "ratio", "real", "synthetic", "r/s",
+              "data wait", "bottleneck");
+  for (const Shape& shape : shapes(base)) {
+    Scenario s = base;
+    s.cluster.nodes = shape.nodes;
+    s.cluster.gpus_per_node = shape.gpus_per_node;
+    s.cluster.nic.count = std::min(s.cluster.nic.count, shape.gpus_per_node);  // <= 1 per GPU
+    const LoaderRates rates = loader_rates(s.data, s.cluster);
+    const SimulationResult real = run_one(s);
+    double synthetic = 0;
+    if (!opts.no_synthetic) {
+      Scenario syn = s;
+      syn.data.synthetic = true;
+      synthetic = run_one(syn).samples_per_second;
+    }
+    const double wait_share =
+        real.iteration_time > 0 ? real.breakdown.data_wait / real.iteration_time : 0;
+    std::printf(
+        "%5d %9d %5d | %12.0f %-8s %12.0f %7.2f | %12.0f %12s %7s | %7.1f %%  %s\n", shape.nodes,
+        shape.gpus_per_node, s.cluster.total_gpus(), real.data_rate_per_gpu,
+        loader_stage_name(rates.limit()), real.train_rate_per_gpu,
+        real.data_rate_per_gpu / real.train_rate_per_gpu, real.samples_per_second,
+        synthetic > 0 ? fmt::format("{:.0f}", synthetic).c_str() : "-",
+        synthetic > 0 ? fmt::format("{:.3f}", real.samples_per_second / synthetic).c_str() : "-",
+        100 * wait_share, real.bottleneck.c_str());
+  }
+  std::printf(
+      "\nloader/GPU and train/GPU in %s per GPU: what the input pipeline sustains alone "
+      "(min of storage share, decode, PCIe) and what one GPU computes without waiting; "
+      "ratio = loader/train. real, synthetic: simulated %s of the whole job; r/s = "
+      "real/synthetic.\n",
+      unit.c_str(), unit.c_str());
+  return 0;
+}
+
+const bool registered = register_command({
+    "dataload",
+    "Data loading vs training bandwidth per GPU across cluster sizes (real vs synthetic data)",
+    15,
+    [](CLI::App* app) {
+      app->add_option("scenario", opts.scenario, "Scenario YAML file with a data: section")
+          ->required();
+      app->add_option("--nodes", opts.nodes,
+                      "Node counts, e.g. 1,2,4,8: the job's GPUs spread over that many nodes")
+          ->delimiter(',')
+          ->check(CLI::PositiveNumber);
+      app->add_flag("--keep-node-size", opts.keep_node_size,
+                    "With --nodes: keep gpus_per_node, so the job grows with the nodes");
+      app->add_option("--gpus", opts.gpus, "GPU counts on the scenario's node type, e.g. 1,2,4,8")
+          ->delimiter(',')
+          ->check(CLI::PositiveNumber);
+      app->add_flag("--no-synthetic", opts.no_synthetic, "Skip the synthetic-data runs");
+      app->add_option("--set", opts.overrides,
+                      "Override a scenario value, e.g. --set data.prefetch=4 (repeatable)");
+    },
+    run,
+});
+
+}  // namespace
+}  // namespace ddpsim::cli
