@@ -1,0 +1,88 @@
+#!/usr/bin/python3
+"""Draws the report of a `ddpsim sweep` output folder (or of one `ddpsim simulate` folder):
+PNG plots, plots.json (each plot's file and series, for tests and tools) and report.html.
+
+    /usr/bin/python3 reports/ddpsim_report.py OUTDIR [-o REPORTDIR] [--point N]
+
+`ddpsim report OUTDIR` runs this with Debian's /usr/bin/python3, the interpreter that imports
+python3-matplotlib. Only the plots the swept keys make meaningful are drawn; plots.json and the
+page list the others with the reason. Exit codes: 0 drawn, 1 matplotlib missing, 2 bad input.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    sys.stderr.write(
+        "error: %s cannot import matplotlib. Reports need Debian's python3-matplotlib "
+        "(apt-get install python3-matplotlib) and its interpreter /usr/bin/python3.\n"
+        % sys.executable)
+    sys.exit(1)
+
+from plot_bottleneck import plot_bottleneck  # noqa: E402
+from plot_breakdown import plot_breakdown  # noqa: E402
+from plot_data_loading import plot_data_loading  # noqa: E402
+from plot_scaling import plot_comm_share, plot_scaling  # noqa: E402
+from plot_sync import plot_bucket_size, plot_strategy  # noqa: E402
+from plot_timeline import plot_timeline  # noqa: E402
+from report_data import ReportInputError, load_sweep  # noqa: E402
+from report_html import write_html  # noqa: E402
+from report_style import Skip  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("outdir", help="output folder of ddpsim sweep (or simulate)")
+    parser.add_argument("-o", "--out", help="report folder (default OUTDIR/report)")
+    parser.add_argument("--point", help="point (index or point_id) shown in the timeline")
+    args = parser.parse_args()
+    try:
+        data = load_sweep(args.outdir)
+    except ReportInputError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    report_dir = args.out or os.path.join(args.outdir, "report")
+    os.makedirs(report_dir, exist_ok=True)
+
+    plots, skipped = [], []
+    makers = [
+        ("scaling", plot_scaling),
+        ("breakdown", plot_breakdown),
+        ("comm_share", plot_comm_share),
+        ("bucket_size", plot_bucket_size),
+        ("strategy", plot_strategy),
+        ("data_loading", plot_data_loading),
+        ("bottleneck_map", plot_bottleneck),
+        ("timeline", lambda d, o: plot_timeline(d, o, args.point)),
+    ]
+    for kind, make in makers:
+        stale = os.path.join(report_dir, kind + ".png")
+        if os.path.exists(stale):
+            os.remove(stale)  # a plot this sweep no longer makes must not linger
+        try:
+            plots.append(make(data, report_dir))
+        except Skip as why:
+            skipped.append({"kind": kind, "reason": str(why)})
+    manifest = {"scenario": data.scenario, "model": data.model,
+                "compute": data.compute_description(), "points": len(data.rows),
+                "ok_points": len(data.ok), "plots": plots, "skipped": skipped}
+    with open(os.path.join(report_dir, "plots.json"), "w") as f:
+        json.dump(manifest, f, indent=2)
+        f.write("\n")
+    page = write_html(data, report_dir, plots, skipped)
+    for p in plots:
+        print("%-15s %s" % (p["kind"], os.path.join(report_dir, p["file"])))
+    for s in skipped:
+        print("%-15s not drawn: %s" % (s["kind"], s["reason"]))
+    print("report          %s" % page)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,284 @@
+// ddpsim sweep SCENARIO -o OUTDIR [-j N] [--sweep key=v1,v2,...] [--set key=value] [--shard i/n]
+//
+// Runs every point of a sweep (sim/sweep/sweep_spec.h) in N worker processes, one forked child
+// per point, and keeps OUTDIR (sim/sweep/sweep_store.h) consistent at every instant: a killed
+// sweep resumes with the same command, repeating and losing nothing.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/cli/command.h"
+#include "sim/engine/simulation.h"
+#include "sim/results/result_json.h"
+#include "sim/sweep/process_pool.h"
+#include "sim/sweep/progress.h"
+#include "sim/sweep/results_csv.h"
+#include "sim/sweep/shard.h"
+#include "sim/sweep/sweep_plan.h"
+#include "sim/sweep/sweep_store.h"
+#include "sim/util/atomic_file.h"
+
+namespace ddpsim::cli {
+namespace {
+
+struct Options {
+  std::string scenario;
+  std::string out_dir;
+  int jobs = 1;
+  std::vector<std::string> sweeps;
+  std::vector<std::string> overrides;
+  std::string shard;
+  bool list = false;
+  bool no_baseline = false;
+  int trace_gpus = 8;
+} opts;
+
+volatile std::sig_atomic_t g_stop = 0;
+void request_stop(int) { g_stop = 1; }
+
+constexpr int kExitInterrupted = 130;
+
+Shard resolve_shard() {
+  if (!opts.shard.empty()) return parse_shard(opts.shard);
+  if (auto slurm = shard_from_slurm([](const char* name) { return std::getenv(name); })) {
+    std::fprintf(stderr, "shard %s (from SLURM_ARRAY_TASK_ID=%s)\n", slurm->to_string().c_str(),
+                 std::getenv("SLURM_ARRAY_TASK_ID"));
+    return *slurm;
+  }
+  return Shard{};
+}
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string describe_done(const PlannedPoint& p, const SimulationResult& r, double wall) {
+  return "#" + std::to_string(p.point.index) + " " + describe_point(p.point) + ": " +
+         std::to_string(r.gpus) + " GPUs, " + fixed(r.samples_per_second, 1) + " samples/s, " +
+         fixed(r.iteration_time * 1e3, 2) + " ms/step, " + r.bottleneck + " (" + fixed(wall, 1) +
+         " s)";
+}
+
+// One row per point of the table printed at the end: the swept values, then the headline
+// numbers. Long sweeps print their first rows and point to results.csv for the rest.
+void print_table(const SweepPlan& plan, const CsvTable& csv) {
+  const std::vector<std::string> keys = plan.swept_keys();
+  std::vector<std::string> header = {"point"};
+  header.insert(header.end(), keys.begin(), keys.end());
+  for (const char* h : {"gpus", "samples/s", "eff", "ms/step", "comm", "exposed", "bottleneck"})
+    header.push_back(h);
+  auto cell = [&](const std::vector<std::string>& row, const char* name) {
+    const int c = csv_column(csv, name);
+    return c < 0 ? std::string() : row[static_cast<size_t>(c)];
+  };
+  auto number = [&](const std::vector<std::string>& row, const char* name, double scale,
+                    int decimals, const char* suffix) {
+    const std::string text = cell(row, name);
+    return text.empty() ? std::string("-") : fixed(std::stod(text) * scale, decimals) + suffix;
+  };
+  constexpr size_t kMaxRows = 60;
+  std::vector<std::vector<std::string>> lines = {header};
+  for (size_t i = 0; i < csv.rows.size() && i < kMaxRows; ++i) {
+    const auto& row = csv.rows[i];
+    std::vector<std::string> line = {cell(row, "point")};
+    for (const std::string& key : keys) line.push_back(cell(row, key.c_str()));
+    line.push_back(cell(row, "gpus"));
+    if (cell(row, "status") != "ok") {
+      line.insert(line.end(), {"-", "-", "-", "-", "-", "FAILED"});
+    } else {
+      line.push_back(number(row, "samples_per_second", 1, 1, ""));
+      line.push_back(number(row, "scaling_efficiency", 100, 1, "%"));
+      line.push_back(number(row, "iteration_time_s", 1e3, 2, ""));
+      line.push_back(number(row, "comm_share", 100, 1, "%"));
+      line.push_back(number(row, "exposed_comm_share", 100, 1, "%"));
+      line.push_back(cell(row, "bottleneck"));
+    }
+    lines.push_back(line);
+  }
+  std::vector<size_t> width(header.size(), 0);
+  for (const auto& line : lines)
+    for (size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
+  for (const auto& line : lines) {
+    std::string text;
+    for (size_t c = 0; c < line.size(); ++c) {
+      const bool left = c == line.size() - 1 || (c >= 1 && c <= keys.size());
+      std::string pad(width[c] - line[c].size(), ' ');
+      text += (c ? "  " : "") + (left ? line[c] + pad : pad + line[c]);
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    std::printf("%s\n", text.c_str());
+  }
+  if (csv.rows.size() > kMaxRows) {
+    std::printf("... %zu more rows in results.csv\n", csv.rows.size() - kMaxRows);
+  }
+}
+
+int list_points(const SweepPlan& plan, const Shard& shard) {
+  for (const PlannedPoint& p : plan.points) {
+    if (!shard.owns(p.point.index)) continue;
+    std::printf("%zu %s %s\n", p.point.index, p.id.c_str(), describe_point(p.point).c_str());
+  }
+  return kExitOk;
+}
+
+int run() {
+  if (opts.jobs < 1) {
+    throw InputError(SourceLocation{"<-j>", 0, 0}, "expected at least 1 worker process");
+  }
+  SimOptions sim;
+  sim.trace_gpus = opts.trace_gpus;
+  sim.baseline = !opts.no_baseline;
+  const std::string fingerprint =
+      "trace_gpus=" + std::to_string(sim.trace_gpus) + ";baseline=" + (sim.baseline ? "1" : "0");
+  const SweepPlan plan = plan_sweep(opts.scenario, opts.overrides, opts.sweeps, fingerprint);
+  const Shard shard = resolve_shard();
+  if (opts.list) return list_points(plan, shard);
+
+  const std::string out_dir =
+      opts.out_dir.empty() ? "out/" + plan.points.front().scenario.name : opts.out_dir;
+  SweepStore store(out_dir);
+  store.remove_stale_temporaries();
+  write_file_atomic(store.manifest_path(), sweep_manifest(plan, shard.to_string()).dump(2) + "\n");
+
+  // Rows of this shard's points, by point index; the CSV is always exactly these, sorted.
+  std::map<size_t, std::vector<std::string>> rows;
+  std::map<std::string, std::vector<size_t>> points_of_id;  // equal scenarios share a run
+  std::vector<size_t> todo;
+  size_t mine = 0, already = 0;
+  for (size_t i = 0; i < plan.points.size(); ++i) {
+    const PlannedPoint& p = plan.points[i];
+    if (!shard.owns(p.point.index)) continue;
+    ++mine;
+    auto& same = points_of_id[p.id];
+    same.push_back(i);
+    if (auto recorded = store.recorded_result(p.id)) {
+      rows[p.point.index] = results_csv_row(p.key(plan.spec), p.scenario, *recorded);
+      ++already;
+    } else if (same.size() == 1) {
+      todo.push_back(i);
+    }
+  }
+  CsvTable csv;
+  csv.header = results_csv_header(plan.swept_keys());
+  auto write_csv = [&] {
+    csv.rows.clear();
+    for (const auto& [index, row] : rows) csv.rows.push_back(row);
+    write_file_atomic(store.csv_path(), format_csv(csv));
+  };
+  write_csv();
+  if (already > 0) {
+    std::fprintf(stderr, "resuming %s: %zu of %zu points already done\n", out_dir.c_str(), already,
+                 mine);
+  }
+
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
+  SweepProgress progress(mine, already, ::isatty(STDERR_FILENO), stderr);
+  size_t failures = 0;
+  auto last_write = std::chrono::steady_clock::now();
+  PoolOptions pool;
+  pool.jobs = opts.jobs;
+  pool.close_in_child = {store.lock_fd()};
+  pool.stop = &g_stop;
+  run_in_processes(
+      todo, pool,
+      [&](size_t i) {
+        const PlannedPoint& p = plan.points[i];
+        const SimulationResult result = simulate(p.scenario, sim);
+        // The trace first: a complete point file promises its trace exists too.
+        write_file_atomic(store.trace_path(p.id), trace_to_chrome_json(result).dump() + "\n");
+        write_file_atomic(store.point_path(p.id), point_document(p, plan.spec, result));
+      },
+      [&](const TaskOutcome& outcome) {
+        if (outcome.interrupted) return;
+        const PlannedPoint& p = plan.points[outcome.task];
+        std::optional<SimulationResult> result;
+        if (outcome.exit_code == 0) result = store.recorded_result(p.id);
+        std::string line;
+        for (size_t i : points_of_id[p.id]) {
+          const PlannedPoint& same = plan.points[i];
+          if (result) {
+            rows[same.point.index] = results_csv_row(same.key(plan.spec), same.scenario, *result);
+            line = describe_done(same, *result, outcome.wall_seconds);
+          } else {
+            const std::string error =
+                outcome.exit_code == 0 ? "the point file was not written" : outcome.error;
+            rows[same.point.index] = failed_csv_row(same.key(plan.spec), same.scenario, error);
+            line = "#" + std::to_string(same.point.index) + " " + describe_point(same.point) +
+                   ": FAILED: " + error;
+            ++failures;
+          }
+          progress.point_done(line);
+        }
+        // Rewriting the whole CSV per point is cheap for ordinary sweeps; very long ones
+        // rewrite at most once a second (the point files keep every result meanwhile).
+        const auto now = std::chrono::steady_clock::now();
+        if (rows.size() < 2000 || now - last_write > std::chrono::seconds(1)) {
+          write_csv();
+          last_write = now;
+        }
+      },
+      [&] { progress.tick(); });
+  progress.finish();
+  write_csv();
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+
+  if (g_stop) {
+    std::fprintf(stderr,
+                 "interrupted: %zu of %zu points done; run the same command again to resume\n",
+                 rows.size() - failures, mine);
+    return kExitInterrupted;
+  }
+  print_table(plan, csv);
+  std::printf("results         %s  (%zu points%s; per point: %s/points/<point_id>.json)\n",
+              store.csv_path().c_str(), rows.size(),
+              shard.whole() ? "" : (", shard " + shard.to_string()).c_str(), out_dir.c_str());
+  if (failures > 0) {
+    std::fprintf(stderr, "%zu point(s) failed (see the error column); rerun to retry them\n",
+                 failures);
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+const bool registered = register_command({
+    "sweep",
+    "Simulate every point of a sweep (cartesian product of scenario values) in parallel",
+    20,
+    [](CLI::App* app) {
+      app->add_option("scenario", opts.scenario, "Scenario YAML file (with a sweep: section)")
+          ->required();
+      app->add_option("-o,--out", opts.out_dir,
+                      "Output folder: results.csv, sweep.json, points/ (default out/<name>)");
+      app->add_option("-j,--jobs", opts.jobs, "Points simulated in parallel (processes)");
+      app->add_option("--sweep", opts.sweeps,
+                      "Sweep a value, e.g. --sweep cluster.nodes=1,2,4,8 (repeatable; "
+                      "cartesian product)");
+      app->add_option(
+          "--set", opts.overrides,
+          "Override a scenario value for every point, e.g. --set training.iterations=2");
+      app->add_option("--shard", opts.shard,
+                      "Run only points i, i+n, i+2n, ... (i/n, from 0; default from "
+                      "SLURM_ARRAY_TASK_ID/COUNT)");
+      app->add_flag("--list", opts.list, "Print the points (index, id, overrides) and exit");
+      app->add_flag("--no-baseline", opts.no_baseline,
+                    "Skip the single-GPU runs (no scaling efficiency)");
+      app->add_option("--trace-gpus", opts.trace_gpus, "GPUs recorded in each point's trace")
+          ->check(CLI::NonNegativeNumber);
+    },
+    run,
+});
+
+}  // namespace
+}  // namespace ddpsim::cli

@@ -1,0 +1,47 @@
+// results.csv of a sweep: one row per point, sorted by point index. The columns are documented
+// in docs/results-csv.md: point, point_id, status, one column per swept key (the value as
+// written), fixed columns describing the resolved scenario, then the result's numbers, and
+// `error` last. Numbers are written in the shortest form that reads back exactly, so a row is a
+// pure function of its point and two runs of the same sweep give byte-identical files.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "sim/results/result.h"
+#include "sim/scenario/scenario.h"
+
+namespace ddpsim {
+
+struct CsvTable {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+
+struct PointKey {
+  size_t index = 0;
+  std::string id;
+  std::vector<std::string> swept_values;  // per axis, canonical text
+};
+
+std::vector<std::string> results_csv_header(const std::vector<std::string>& swept_keys);
+
+std::vector<std::string> results_csv_row(const PointKey& point, const Scenario& scenario,
+                                         const SimulationResult& result);
+// A point whose simulation failed: scenario columns filled, result columns empty.
+std::vector<std::string> failed_csv_row(const PointKey& point, const Scenario& scenario,
+                                        const std::string& error);
+
+// Position of a named column, or -1.
+int csv_column(const CsvTable& table, const std::string& name);
+
+// RFC 4180: fields with a comma, quote or line break are quoted, quotes doubled; "\n" endings.
+std::string format_csv(const CsvTable& table);
+// Throws InputError at file:line when a row is malformed or its width differs from the header.
+CsvTable parse_csv(const std::string& text, const std::string& file_name);
+
+// Shortest decimal text that reads back to the same double.
+std::string format_number(double value);
+
+}  // namespace ddpsim

@@ -1,0 +1,266 @@
+// Reports: `ddpsim report` on small sweeps draws exactly the plots the swept keys make
+// meaningful, each a real non-empty PNG, with the number of series the data implies (read back
+// from plots.json, which the script writes from the data it plotted), and a report.html that
+// shows them all.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Removes this process's scratch folder when every test passed (kept for a look otherwise).
+class ScratchCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    if (::testing::UnitTest::GetInstance()->Passed())
+      fs::remove_all(fs::temp_directory_path() /
+                     ("ddpsim-report-test-" + std::to_string(::getpid())));
+  }
+};
+const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
+using nlohmann::json;
+
+const char* kBase = R"(name: report-test
+cluster:
+  nodes: 1
+  gpus_per_node: 4
+  gpu: v100-sxm2-16gb
+  intra_node: {kind: nvswitch, bandwidth: 150GB/s, latency: 1us}
+  pcie: 16GB/s
+  nic: {count: 1, bandwidth: 25Gbps, latency: 5us}
+model: {name: mlp, layers: [1024, 4096, 4096, 10]}
+training: {batch_per_gpu: 32, iterations: 2, warmup: 1}
+compute: {mode: roofline, efficiency: 0.5}
+)";
+
+struct Exited {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Exited run(std::vector<std::string> args, const std::vector<std::string>& extra_env = {}) {
+  const std::string dir =
+      fs::temp_directory_path() / ("ddpsim-report-test-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string out = dir + "/stdout.txt", err = dir + "/stderr.txt";
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env = extra_env;
+  for (char** e = environ; *e; ++e) env.push_back(*e);
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = -1;
+  Exited result;
+  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data()) != 0) {
+    ADD_FAILURE() << "cannot start " << args[0];
+    return result;
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.out = slurp(out);
+  result.err = slurp(err);
+  return result;
+}
+
+Exited ddpsim(std::vector<std::string> args, const std::vector<std::string>& env = {}) {
+  args.insert(args.begin(), DDPSIM_BINARY);
+  return run(args, env);
+}
+
+bool matplotlib_available() {
+  return run({"/usr/bin/python3", "-c", "import matplotlib"}).exit_code == 0;
+}
+
+#define REQUIRE_MATPLOTLIB()                                                                     \
+  if (!matplotlib_available())                                                                   \
+  GTEST_SKIP() << "/usr/bin/python3 cannot import matplotlib (Debian python3-matplotlib is not " \
+                  "installed): reports cannot be drawn here"
+
+std::string temp_dir(const std::string& name) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("ddpsim-report-test-" + std::to_string(::getpid())) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+// Width and height from the PNG's IHDR chunk; {0, 0} when the file is not a PNG.
+std::pair<int, int> png_size(const std::string& path) {
+  const std::string data = slurp(path);
+  if (data.size() < 24 || data.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0 ||
+      data.compare(12, 4, "IHDR") != 0)
+    return {0, 0};
+  auto be32 = [&](size_t at) {
+    return (static_cast<unsigned char>(data[at]) << 24) |
+           (static_cast<unsigned char>(data[at + 1]) << 16) |
+           (static_cast<unsigned char>(data[at + 2]) << 8) |
+           static_cast<unsigned char>(data[at + 3]);
+  };
+  return {static_cast<int>(be32(16)), static_cast<int>(be32(20))};
+}
+
+struct Report {
+  json manifest;
+  std::map<std::string, json> plots;  // by kind
+  std::map<std::string, std::string> skipped;
+  std::string html;
+};
+
+// Runs a sweep and its report; checks every drawn PNG is a real image referenced by the page.
+Report sweep_and_report(const std::string& dir, const std::string& sweep_yaml) {
+  Report report;
+  std::ofstream(dir + "/s.yaml") << kBase << sweep_yaml;
+  const Exited sweep = ddpsim({"sweep", dir + "/s.yaml", "-o", dir + "/out", "-j", "2"});
+  EXPECT_EQ(sweep.exit_code, 0) << sweep.err;
+  const Exited drawn = ddpsim({"report", dir + "/out"});
+  EXPECT_EQ(drawn.exit_code, 0) << drawn.err;
+  const std::string report_dir = dir + "/out/report";
+  report.manifest = json::parse(slurp(report_dir + "/plots.json"));
+  report.html = slurp(report_dir + "/report.html");
+  for (const json& plot : report.manifest.at("plots")) {
+    const std::string file = plot.at("file");
+    const auto [width, height] = png_size(report_dir + "/" + file);
+    EXPECT_GT(width, 300) << file;
+    EXPECT_GT(height, 200) << file;
+    EXPECT_GT(fs::file_size(report_dir + "/" + file), 5000u) << file;
+    EXPECT_NE(report.html.find("src=\"" + file + "\""), std::string::npos) << file;
+    // Every plot says which scenario and which profile it came from.
+    const std::string title = plot.at("title");
+    EXPECT_NE(title.find("report-test"), std::string::npos) << title;
+    EXPECT_NE(title.find("profile: none, roofline at 50 % of peak"), std::string::npos) << title;
+    report.plots[plot.at("kind")] = plot;
+  }
+  for (const json& skip : report.manifest.at("skipped"))
+    report.skipped[skip.at("kind")] = skip.at("reason");
+  return report;
+}
+
+std::vector<std::pair<std::string, int>> series(const json& plot, const std::string& role = "") {
+  std::vector<std::pair<std::string, int>> out;
+  for (const json& s : plot.at("series"))
+    if (role.empty() || s.at("role") == role) out.emplace_back(s.at("name"), s.at("points"));
+  return out;
+}
+
+TEST(Report, ScalingByBucketSweepDrawsTheMeaningfulPlotsWithTheirSeries) {
+  REQUIRE_MATPLOTLIB();
+  const std::string dir = temp_dir("scaling");
+  const Report r = sweep_and_report(dir,
+                                    "sweep:\n  cluster.nodes: [1, 2, 4]\n"
+                                    "  sync.bucket_cap: [1MiB, 25MiB]\n");
+  std::vector<std::string> drawn;
+  for (const auto& [kind, plot] : r.plots) drawn.push_back(kind);
+  EXPECT_EQ(drawn, (std::vector<std::string>{"bottleneck_map", "breakdown", "bucket_size",
+                                             "comm_share", "scaling", "timeline"}));
+  EXPECT_EQ(r.skipped.count("strategy"), 1u);
+  EXPECT_EQ(r.skipped.count("data_loading"), 1u);
+
+  // One throughput line per bucket cap over 3 cluster sizes; both share one single-GPU rate,
+  // hence one ideal line.
+  EXPECT_EQ(
+      series(r.plots.at("scaling"), "measured"),
+      (std::vector<std::pair<std::string, int>>{{"bucket_cap=1MiB", 3}, {"bucket_cap=25MiB", 3}}));
+  EXPECT_EQ(series(r.plots.at("scaling"), "ideal").size(), 1u);
+  // Five stacked components over six bars.
+  EXPECT_EQ(series(r.plots.at("breakdown")).size(), 5u);
+  EXPECT_EQ(r.plots.at("breakdown").at("bars"), 6);
+  for (const auto& [name, points] : series(r.plots.at("breakdown"))) EXPECT_EQ(points, 6) << name;
+  // Total and exposed share for each bucket cap.
+  EXPECT_EQ(series(r.plots.at("comm_share")).size(), 4u);
+  // One bucket curve per cluster size, two caps each.
+  EXPECT_EQ(series(r.plots.at("bucket_size")), (std::vector<std::pair<std::string, int>>{
+                                                   {"4 GPUs", 2}, {"8 GPUs", 2}, {"16 GPUs", 2}}));
+  // A 3 x 2 grid of cells, every point once.
+  EXPECT_EQ(r.plots.at("bottleneck_map").at("cells"), 6);
+  int labelled = 0;
+  for (const auto& [name, points] : series(r.plots.at("bottleneck_map"))) labelled += points;
+  EXPECT_EQ(labelled, 6);
+  // The timeline shows the largest point (16 GPUs, the last one), its 8 traced GPUs, each with
+  // a compute lane and a communication lane, and links the Chrome trace.
+  const json& timeline = r.plots.at("timeline");
+  EXPECT_EQ(timeline.at("point"), 5);
+  EXPECT_EQ(series(timeline).size(), 16u);
+  const std::string chrome = timeline.at("chrome_trace");
+  EXPECT_TRUE(fs::is_regular_file(chrome)) << chrome;
+  EXPECT_NE(r.html.find(fs::path(chrome).filename().string()), std::string::npos);
+}
+
+TEST(Report, StrategySweepWithRealDataDrawsStrategyAndDataLoadingPlots) {
+  REQUIRE_MATPLOTLIB();
+  const std::string dir = temp_dir("strategy");
+  const Report r =
+      sweep_and_report(dir,
+                       "data:\n  sample_bytes: 110KB\n  decoded_bytes: 150528B\n"
+                       "  storage: {kind: shared, bandwidth: 2GB/s}\n"
+                       "  decode: {kind: cpu, workers_per_gpu: 2, samples_per_core: 400}\n"
+                       "sweep:\n  sync.strategy: [allreduce, ps]\n  cluster.nodes: [1, 2, 4]\n");
+  ASSERT_EQ(r.plots.count("strategy"), 1u);
+  EXPECT_EQ(series(r.plots.at("strategy")), (std::vector<std::pair<std::string, int>>{
+                                                {"all-reduce ring", 3}, {"PS x1 dedicated", 3}}));
+  EXPECT_EQ(r.plots.at("strategy").at("groups"), 3);
+  ASSERT_EQ(r.plots.count("data_loading"), 1u);
+  // Pipeline capacity, training demand and achieved rate, for each strategy.
+  EXPECT_EQ(series(r.plots.at("data_loading")).size(), 6u);
+  for (const auto& [name, points] : series(r.plots.at("data_loading"))) EXPECT_EQ(points, 3);
+  EXPECT_EQ(r.skipped.count("bucket_size"), 1u);
+}
+
+TEST(Report, SingleSimulateFolderGetsBreakdownAndTimeline) {
+  REQUIRE_MATPLOTLIB();
+  const std::string dir = temp_dir("single");
+  std::ofstream(dir + "/s.yaml") << kBase;
+  ASSERT_EQ(ddpsim({"simulate", dir + "/s.yaml", "-o", dir + "/out"}).exit_code, 0);
+  const Exited drawn = ddpsim({"report", dir + "/out"});
+  ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
+  const json manifest = json::parse(slurp(dir + "/out/report/plots.json"));
+  std::vector<std::string> kinds;
+  for (const json& p : manifest.at("plots")) kinds.push_back(p.at("kind"));
+  EXPECT_EQ(kinds, (std::vector<std::string>{"breakdown", "timeline"}));
+}
+
+TEST(Report, FolderWithoutResultsIsABadInput) {
+  REQUIRE_MATPLOTLIB();
+  const std::string dir = temp_dir("empty");
+  const Exited drawn = ddpsim({"report", dir});
+  EXPECT_EQ(drawn.exit_code, 2);
+  EXPECT_NE(drawn.err.find("no results.csv"), std::string::npos) << drawn.err;
+}
+
+TEST(Report, MissingInterpreterIsAClearMessage) {
+  const std::string dir = temp_dir("no-python");
+  const Exited drawn = ddpsim({"report", dir}, {"DDPSIM_PYTHON=/nonexistent/python3"});
+  EXPECT_EQ(drawn.exit_code, 1);
+  EXPECT_NE(drawn.err.find("python3-matplotlib"), std::string::npos) << drawn.err;
+}
+
+}  // namespace
