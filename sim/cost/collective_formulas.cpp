@@ -115,8 +115,7 @@ double hierarchical_volume_per_rank(int nodes, int g, double bytes) {
   return 2.0 * (g - 1) / g * bytes + 2.0 * (nodes - 1) / nodes * bytes / g;
 }
 
-double ps_push_time(int n, int k, double bytes, double worker_bandwidth,
-                    double server_bandwidth) {
+double ps_push_time(int n, int k, double bytes, double worker_bandwidth, double server_bandwidth) {
   return std::max(bytes / worker_bandwidth, n * bytes / (k * server_bandwidth));
 }
 

@@ -22,8 +22,8 @@ double ring_allreduce_time(int p, double bytes, double bandwidth, double alpha);
 // (ncclGetDtree) adds its mirror (n even: rank n-1-r) or its shift by one (n odd), so a rank
 // that is inner in one tree is a leaf of the other.
 struct TreeLinks {
-  int parent = -1;              // -1 for the root
-  std::vector<int> children;    // 0, 1 or 2 ranks
+  int parent = -1;            // -1 for the root
+  std::vector<int> children;  // 0, 1 or 2 ranks
 };
 std::vector<TreeLinks> nccl_binary_tree(int n);
 // trees[0] = nccl_binary_tree(n), trees[1] = its mirror or shift.
@@ -73,7 +73,8 @@ double ps_push_time(int n, int k, double bytes, double worker_bandwidth, double 
 
 // Colocated PS, n single-NIC nodes, k <= n servers on k of them (traffic to the local server
 // stays on PCIe): the busiest link is a server's downlink, (n-1) * S/k, so (n-1) S / (k B)
-// per push and again per pull.
+// per push and again per pull, provided a GPU's PCIe link, which carries all k of its shards,
+// does not bind first: B_pcie >= k B / (n-1).
 double colocated_ps_push_time(int n, int k, double bytes, double bandwidth);
 
 // BytePS (Jiang et al., OSDI'20, section 3.2): n GPU machines with colocated servers and k CPU

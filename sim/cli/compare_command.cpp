@@ -1,0 +1,211 @@
+// ddpsim compare SCENARIO [--models a,b] [--nic 10Gbps,...] [--strategies ring,ps:4,...]
+//                         [--set key=value ...] [--csv FILE]
+//
+// "Parameter server or all-reduce, which algorithm, for my model on my network?": simulates every
+// (model, NIC bandwidth, strategy) cell of the scenario through the same --set overrides a user
+// would type, one simulate() per cell, and prints samples/s and scaling efficiency as a pivot
+// table (rows: model x NIC, columns: strategies; * marks each row's fastest).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/cli/command.h"
+#include "sim/engine/simulation.h"
+#include "sim/scenario/enum_names.h"
+#include "sim/scenario/scenario_loader.h"
+#include "sim/util/atomic_file.h"
+#include "sim/util/input_error.h"
+
+namespace ddpsim::cli {
+namespace {
+
+struct Options {
+  std::string scenario;
+  std::vector<std::string> models;
+  std::vector<std::string> nics;
+  std::vector<std::string> strategies{"ring", "hierarchical", "ps:1", "ps:4", "ps:8"};
+  std::vector<std::string> overrides;
+  std::string csv;
+} opts;
+
+const char* kStrategyHelp =
+    "ALGORITHM (ring, tree, halving-doubling, hierarchical, auto: all-reduce), "
+    "ps:K[:dedicated|:colocated][:async:S] (K parameter servers), local-sgd:K (average every K "
+    "steps)";
+
+// The --set overrides that select one strategy token.
+std::vector<std::string> strategy_overrides(const std::string& token) {
+  auto bad = [&](const std::string& why) {
+    throw InputError({"<--strategies " + token + ">", 0, 0},
+                     why + "; expected " + std::string(kStrategyHelp));
+  };
+  std::vector<std::string> parts;
+  for (size_t at = 0;;) {
+    const size_t colon = token.find(':', at);
+    parts.push_back(token.substr(at, colon == std::string::npos ? colon : colon - at));
+    if (colon == std::string::npos) break;
+    at = colon + 1;
+  }
+  auto positive = [&](const std::string& text, const char* what) {
+    if (text.empty() || text.size() > 9 ||
+        text.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoll(text) < (std::string(what) == "staleness" ? 0 : 1))
+      bad(std::string("bad ") + what + " '" + text + "'");
+    return text;
+  };
+  if (enum_from_name<AllReduceAlgorithm>(parts[0]) && parts.size() == 1)
+    return {"sync.strategy=allreduce", "sync.algorithm=" + parts[0]};
+  if (parts[0] == "local-sgd" && parts.size() == 2)
+    return {"sync.strategy=local-sgd", "sync.local_sgd.period=" + positive(parts[1], "period")};
+  if (parts[0] == "ps" && parts.size() >= 2) {
+    std::vector<std::string> set = {"sync.strategy=ps",
+                                    "sync.ps.servers=" + positive(parts[1], "server count")};
+    for (size_t i = 2; i < parts.size(); ++i) {
+      if (parts[i] == "dedicated" || parts[i] == "colocated") {
+        set.push_back("sync.ps.placement=" + parts[i]);
+      } else if (parts[i] == "async" && i + 1 < parts.size()) {
+        set.push_back("sync.ps.mode=async");
+        set.push_back("sync.ps.staleness=" + positive(parts[++i], "staleness"));
+      } else if (parts[i] == "sync") {
+        set.push_back("sync.ps.mode=sync");
+      } else {
+        bad("unknown ps option '" + parts[i] + "'");
+      }
+    }
+    return set;
+  }
+  bad("unknown strategy");
+  return {};
+}
+
+struct Cell {
+  double samples_per_second = 0;
+  double efficiency = 0;
+};
+
+std::string with_commas(double v) {
+  std::string s = fmt::format("{:.0f}", v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
+  return s;
+}
+
+int run() {
+  const Scenario base = load_scenario(opts.scenario, opts.overrides);
+  const std::vector<std::string> models =
+      opts.models.empty() ? std::vector<std::string>{base.model.name} : opts.models;
+  const std::vector<std::string> nics =
+      opts.nics.empty() ? std::vector<std::string>{""} : opts.nics;
+  std::vector<std::vector<std::string>> strategy_sets;
+  for (const std::string& token : opts.strategies)
+    strategy_sets.push_back(strategy_overrides(token));
+
+  // Every cell's scenario is loaded (and so validated) before the first simulation runs.
+  struct Job {
+    size_t model, nic, strategy;
+    Scenario scenario;
+  };
+  std::vector<Job> jobs;
+  std::map<size_t, Scenario> baselines;  // per model: the single GPU alone
+  for (size_t m = 0; m < models.size(); ++m)
+    for (size_t n = 0; n < nics.size(); ++n)
+      for (size_t k = 0; k < strategy_sets.size(); ++k) {
+        std::vector<std::string> set = opts.overrides;
+        set.push_back("model.name=" + models[m]);
+        if (!nics[n].empty()) set.push_back("cluster.nic.bandwidth=" + nics[n]);
+        set.insert(set.end(), strategy_sets[k].begin(), strategy_sets[k].end());
+        jobs.push_back({m, n, k, load_scenario(opts.scenario, set)});
+        if (!baselines.count(m)) baselines.emplace(m, single_gpu_baseline(jobs.back().scenario));
+      }
+
+  std::map<size_t, double> single;  // per model: single-GPU samples/s
+  for (const auto& [m, scenario] : baselines) {
+    std::fprintf(stderr, "baseline %s on one GPU ...\n", models[m].c_str());
+    single[m] = simulate(scenario, {0, false}).samples_per_second;
+  }
+  std::vector<std::vector<Cell>> table(models.size() * nics.size(),
+                                       std::vector<Cell>(strategy_sets.size()));
+  std::string csv =
+      "model,nic,strategy,gpus,samples_per_second,scaling_efficiency,"
+      "iteration_time_s,exposed_comm_share,bottleneck\n";
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const Job& job = jobs[i];
+    std::fprintf(stderr, "[%zu/%zu] %s %s %s ...\n", i + 1, jobs.size(), models[job.model].c_str(),
+                 nics[job.nic].c_str(), opts.strategies[job.strategy].c_str());
+    const SimulationResult r = simulate(job.scenario, {0, false});
+    Cell& cell = table[job.model * nics.size() + job.nic][job.strategy];
+    cell.samples_per_second = r.samples_per_second;
+    const double one = single[job.model];
+    cell.efficiency = one > 0 ? r.samples_per_second / (r.gpus * one) : 0;
+    csv += fmt::format("{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{}\n", models[job.model],
+                       nics[job.nic], opts.strategies[job.strategy], r.gpus, r.samples_per_second,
+                       cell.efficiency, r.iteration_time, r.exposed_comm_share, r.bottleneck);
+  }
+
+  const ClusterSpec& c = base.cluster;
+  std::printf(
+      "%s: %d node%s x %d %s = %d GPUs, batch %d/GPU; samples/s (scaling efficiency "
+      "against one GPU), * = fastest in the row\n\n",
+      base.name.c_str(), c.nodes, c.nodes == 1 ? "" : "s", c.gpus_per_node, c.gpu.name.c_str(),
+      c.total_gpus(), base.training.batch_per_gpu);
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> header = {"model", "NIC"};
+  header.insert(header.end(), opts.strategies.begin(), opts.strategies.end());
+  rows.push_back(header);
+  for (size_t m = 0; m < models.size(); ++m)
+    for (size_t n = 0; n < nics.size(); ++n) {
+      const std::vector<Cell>& cells = table[m * nics.size() + n];
+      double best = 0;
+      for (const Cell& cell : cells) best = std::max(best, cell.samples_per_second);
+      std::vector<std::string> row = {models[m], nics[n].empty() ? "scenario" : nics[n]};
+      for (const Cell& cell : cells)
+        row.push_back(fmt::format("{} ({:.0f}%){}", with_commas(cell.samples_per_second),
+                                  100 * cell.efficiency,
+                                  cell.samples_per_second == best ? "*" : " "));
+      rows.push_back(row);
+    }
+  std::vector<size_t> width(header.size(), 0);
+  for (const auto& row : rows)
+    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i)
+      line += i < 2 ? fmt::format("{:<{}}  ", row[i], width[i])
+                    : fmt::format("{:>{}}  ", row[i], width[i]);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    std::printf("%s\n", line.c_str());
+  }
+  if (!opts.csv.empty()) {
+    write_file_atomic(opts.csv, csv);
+    std::printf("\nall cells: %s\n", opts.csv.c_str());
+  }
+  return 0;
+}
+
+const bool registered = register_command({
+    "compare",
+    "Compare synchronisation strategies across models and NIC speeds (pivot table)",
+    25,
+    [](CLI::App* app) {
+      app->add_option("scenario", opts.scenario, "Scenario YAML file (the cluster and training)")
+          ->required();
+      app->add_option("--models", opts.models, "Models to compare (default: the scenario's)")
+          ->delimiter(',');
+      app->add_option("--nic", opts.nics,
+                      "NIC bandwidths, e.g. 10Gbps,25Gbps,100Gbps (default: the scenario's)")
+          ->delimiter(',');
+      app->add_option("--strategies", opts.strategies, kStrategyHelp)
+          ->delimiter(',')
+          ->capture_default_str();
+      app->add_option("--set", opts.overrides,
+                      "Override a scenario value for every cell, e.g. --set cluster.nodes=8");
+      app->add_option("--csv", opts.csv, "Also write every cell's numbers to this CSV file");
+    },
+    run,
+});
+
+}  // namespace
+}  // namespace ddpsim::cli

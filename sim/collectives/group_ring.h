@@ -1,0 +1,49 @@
+// Rings over disjoint groups of ranks (the GPUs of one node, one rail across nodes), in flow mode:
+// the reduce-scatter or all-gather phase of a ring all-reduce inside every group at once. Used by
+// hierarchical all-reduce and by parameter servers (intra-node reduce before push, all-gather
+// after pull).
+//
+// One phase: every member waits for its whole group to join, sends `bytes` to its successor as
+// one flow (receiving the same from its predecessor), waits for the group's last flow (in a
+// pipelined ring every member's result depends on every edge), then sleeps steps * alpha, alpha
+// being the largest message latency of the group's edges. Ring phase volumes: reduce-scatter and
+// all-gather each move (m-1)/m * S per member of an m-member group, latency m-1 steps.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/collectives/collective_sync.h"
+#include "sim/collectives/traffic.h"
+
+namespace ddpsim {
+
+class GroupRings {
+ public:
+  // groups: ranks in ring order; a rank belongs to at most one group. Ranks index
+  // platform.gpus; each member's actor must run on its GPU.
+  GroupRings(Transport* transport, std::vector<std::vector<int>> groups);
+
+  // Called by every member of rank's group with the same tag; returns at once for a group of
+  // one member or bytes <= 0.
+  void phase(int rank, uint64_t tag, double bytes, int latency_steps);
+
+  int group_size(int rank) const;
+
+  // The usual groupings of a cluster: one group per node (local order), one group per local GPU
+  // index across nodes (a rail: node order).
+  static std::vector<std::vector<int>> nodes(const ClusterPlatform& platform);
+  static std::vector<std::vector<int>> rails(const ClusterPlatform& platform);
+
+ private:
+  Transport* transport_;
+  std::vector<std::vector<int>> groups_;
+  std::vector<int> group_of_, successor_;
+  std::vector<std::string> out_box_, in_box_;  // per rank
+  std::vector<double> alpha_;                  // per group
+  std::vector<std::unique_ptr<CallBarrier>> start_, end_;
+};
+
+}  // namespace ddpsim
