@@ -1,0 +1,115 @@
+// The harness binary end to end. Without a GPU: exit 3 with cudaGetDeviceCount's reason, both
+// directly and through `ddpsim calibrate`, and bad input is still exit 2. With a GPU: a small
+// model is calibrated and the profile it writes loads with every section filled.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "kernels/device_probe.h"
+#include "sim/model/model_zoo.h"
+#include "sim/profile/profile_yaml.h"
+
+namespace ddpsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string output;
+};
+
+Result run(const std::string& command) {
+  Result r;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, n);
+  const int status = ::pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  fs::path dir =
+      fs::temp_directory_path() / ("ddpsim_harness_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+bool have_gpu() { return kernels::cuda_device_count(nullptr) > 0; }
+
+TEST(CalibrateHarness, WithoutAGpuExitsThreeSayingWhyAndWritesNothing) {
+  if (have_gpu()) GTEST_SKIP() << "a GPU is present: the calibration test covers this machine";
+  const fs::path dir = fresh_dir("nogpu");
+  const std::string out = (dir / "p.yaml").string();
+  const Result r =
+      run(std::string("'") + DDPSIM_CALIBRATE_BINARY + "' --model resnet50 -o '" + out + "'");
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("no CUDA device"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+  fs::remove_all(dir);
+}
+
+TEST(CalibrateHarness, DdpsimCalibrateRunsTheHarnessNextToIt) {
+  if (have_gpu()) GTEST_SKIP() << "a GPU is present: the calibration test covers this machine";
+  const Result r = run(std::string("env -u DDPSIM_CALIBRATE '") + DDPSIM_BINARY +
+                       "' calibrate --model mlp --batch 4 -o /tmp/ddpsim_never_written.yaml");
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("ddpsim-calibrate: no CUDA device"), std::string::npos) << r.output;
+}
+
+TEST(CalibrateHarness, BadInputIsExitTwoOnAnyMachine) {
+  const Result precision = run(std::string("'") + DDPSIM_CALIBRATE_BINARY +
+                               "' --model mlp --precision fp8 -o /tmp/ddpsim_never_written.yaml");
+  EXPECT_EQ(precision.code, 2) << precision.output;
+  EXPECT_NE(precision.output.find("allowed: fp32, tf32, fp16, bf16"), std::string::npos)
+      << precision.output;
+  const Result model = run(std::string("'") + DDPSIM_CALIBRATE_BINARY +
+                           "' --model resnet5O -o /tmp/ddpsim_never_written.yaml");
+  EXPECT_EQ(model.code, 2) << model.output;
+}
+
+TEST(CalibrateHarness, CalibratesASmallModelIntoALoadableProfile) {
+  std::string reason;
+  if (kernels::cuda_device_count(&reason) == 0) GTEST_SKIP() << reason;
+  const fs::path dir = fresh_dir("gpu");
+  const std::string out = (dir / "p.yaml").string();
+  const Result r = run(std::string("'") + DDPSIM_CALIBRATE_BINARY +
+                       "' --model mlp --batch 8 --precision bf16 --repeats 3 --warmup 1 "
+                       "--max-bytes 1MiB -o '" +
+                       out + "'");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const CalibrationProfile p = load_profile(out);
+  EXPECT_FALSE(p.device.name.empty());
+  EXPECT_FALSE(p.device.date.empty());
+  EXPECT_GT(p.ceilings.gemm_flops(Precision::kBf16), 0);
+  ASSERT_TRUE(p.ceilings.d2d && p.ceilings.h2d && p.ceilings.d2h);
+  EXPECT_GT(p.ceilings.d2d->bandwidth, 0);
+  ASSERT_EQ(p.runs.size(), 1u);
+  const ModelRun& run = p.runs[0];
+  ModelSpec spec;
+  spec.name = "mlp";
+  spec.mlp_layers = {1024, 4096, 4096, 1024};  // what the harness builds for mlp
+  Model model;
+  std::string error;
+  ASSERT_TRUE(build_model(spec, &model, &error)) << error;
+  EXPECT_EQ(run.layers.size() + run.skipped.size(), model.layers.size()) << r.output;
+  for (const LayerTiming& t : run.layers) {
+    EXPECT_GT(t.fwd.median, 0) << t.name;
+    EXPECT_GT(t.bwd.median, 0) << t.name;
+  }
+  ASSERT_TRUE(p.overlap);
+  EXPECT_GT(p.overlap->gemm_alone.median, 0);
+  EXPECT_EQ(p.collectives.size(), 4u);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ddpsim
