@@ -34,13 +34,14 @@ def main(argv):
         print("no predicted cases in " + argv[1], file=sys.stderr)
         return 1
 
-    fig, ax = plt.subplots(figsize=(7, 7))
+    fig, (ax, err_ax) = plt.subplots(1, 2, figsize=(13, 6.5),
+                                     gridspec_kw={"width_ratios": [1, 1.1]})
     lo, hi = float("inf"), 0.0
-    for group, colour in GROUP_COLOURS.items():
+    groups = [g for g in GROUP_COLOURS if any(r["group"] == g for r in rows)]
+    for group in groups:
+        colour = GROUP_COLOURS[group]
         xs = [float(r["measured"]) for r in rows if r["group"] == group]
         ys = [float(r["predicted"]) for r in rows if r["group"] == group]
-        if not xs:
-            continue
         lo, hi = min(lo, *xs, *ys), max(hi, *xs, *ys)
         ax.scatter(xs, ys, s=28, color=colour, alpha=0.8, edgecolors="black", linewidths=0.4,
                    label=f"{group} ({len(xs)})")
@@ -56,11 +57,27 @@ def main(argv):
     ax.set_xlabel("measured (published unit: img/s, seq/s, tokens/s, s, %, GB/s)")
     ax.set_ylabel("predicted by ddpsim (same unit)")
     errors = sorted(abs(float(r["error_pct"])) for r in rows)
-    median = errors[len(errors) // 2] if len(errors) % 2 else \
-        0.5 * (errors[len(errors) // 2 - 1] + errors[len(errors) // 2])
-    ax.set_title(f"ddpsim validate: {len(rows)} cases, median |error| {median:.1f} %")
+    n = len(errors)
+    median = errors[n // 2] if n % 2 else 0.5 * (errors[n // 2 - 1] + errors[n // 2])
+    ax.set_title(f"predicted vs measured: {n} cases, median |error| {median:.1f} %")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(loc="upper left")
+
+    # The same cases as signed error, one column per group: the scatter's decades hide them.
+    for i, group in enumerate(groups):
+        errs = sorted(float(r["error_pct"]) for r in rows if r["group"] == group)
+        xs = [i + (j / max(1, len(errs) - 1) - 0.5) * 0.6 for j in range(len(errs))]
+        err_ax.scatter(xs, errs, s=22, color=GROUP_COLOURS[group], alpha=0.8,
+                       edgecolors="black", linewidths=0.4)
+    for level, style in ((10, "--"), (30, ":")):
+        for sign in (1, -1):
+            err_ax.axhline(sign * level, color="black", linestyle=style, linewidth=0.8)
+    err_ax.axhline(0, color="black", linewidth=1)
+    err_ax.set_xticks(range(len(groups)))
+    err_ax.set_xticklabels(groups)
+    err_ax.set_ylabel("signed error, % ((predicted - measured) / measured)")
+    err_ax.set_title("error per case (dashed ±10 %, dotted ±30 %)")
+    err_ax.grid(True, axis="y", alpha=0.3)
     fig.tight_layout()
     fig.savefig(argv[2], dpi=120)
     return 0

@@ -1,0 +1,712 @@
+#!/usr/bin/env python3
+"""Writes the validation scenarios of scenarios/validation/ from one table of published
+measurements and ONE set of model assumptions (docs/model-assumptions.md).
+
+    python3 scenarios/validation/generate.py        # rewrites every generated *.yaml
+
+Why a generator: every case must use the same global assumptions (effective NVLink, PCIe and NIC
+bandwidth as a fraction of line rate, latencies, how each framework reduces gradients). Writing
+them here once, and the per-case facts (hardware, batch, precision, the single-GPU calibration
+measurement) in the CASES table, makes a per-case tweak visible in review. Each generated file
+repeats, in comments, the source, the calibration and every assumption it uses, so it can be read
+and run on its own. Standard library only. tf-dgx1-real-vs-synthetic/ is written by hand (issue 4)
+and is left alone.
+"""
+import os
+import sys
+import textwrap
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# --------------------------------------------------------------------------- global assumptions
+# Effective bandwidth = fraction x line rate, one fraction per link technology, taken from the
+# NCCL all-reduce rows of measurements.csv (which are themselves cases, group collectives).
+NVLINK_EFFICIENCY = 0.77  # NCCL-A100-8-maint 230 and -meas 232.5 GB/s busbw of 300 GB/s line
+NIC_EFFICIENCY = 0.86     # NCCL-A100-16-meas 86 of 100, -24 96 of 100, H100-32 331 of 400 GB/s:
+                          # median 0.86
+PCIE_EFFICIENCY = 0.77    # no PCIe row; bandwidthTest gives 12-13 of 15.75 GB/s on gen3 x16,
+                          # the NVLink fraction again
+NVLINK_LATENCY = "1us"    # alpha per message inside a node (NVLink, NVSwitch, PCIe)
+IB_LATENCY = "3us"        # alpha per message between nodes, InfiniBand
+TCP_LATENCY = "30us"      # alpha per message between nodes, TCP over Ethernet (gRPC)
+ITERATIONS = 3            # simulated optimizer steps; the first is warmup
+HOROVOD_FUSION = "64MiB"  # HOROVOD_FUSION_THRESHOLD default
+DDP_BUCKET = "25MiB"      # PyTorch DDP bucket_cap_mb default
+
+
+def gbs(value):
+    """A bandwidth in GB/s, rounded to 0.01 GB/s, as scenario text."""
+    return f"{value:.2f}GB/s"
+
+
+# --------------------------------------------------------------------------- hardware
+# Per-GPU NVLink count to the other GPUs of the job, by GPUs used in the node: NVSwitch systems
+# reach every GPU with all links; hybrid cube-meshes (DGX-1) only with the links between the GPUs
+# used (nvidia-smi topo of GPUs 0..k-1), and NCCL's rings use all of them.
+HARDWARE = {
+    "dgx1-p100": dict(
+        desc="NVIDIA DGX-1 (P100): 8x P100-SXM2 16GB, NVLink 1 hybrid cube-mesh (4 links x "
+             "20 GB/s per GPU), PCIe gen3 x16, 2x 20-core Xeon E5-2698 v4",
+        gpu="p100-sxm2-16gb", gpus=8, kind="nvlink-mesh", link_rate=20.0,
+        links={1: 0, 2: 1, 4: 3, 8: 4}, pcie_line=15.75, cores=40, nics=4, nic_gbps=100,
+        nic_kind="EDR InfiniBand", nic_latency=IB_LATENCY),
+    "dgx1-v100": dict(
+        desc="NVIDIA DGX-1 (V100): 8x V100-SXM2 16GB, NVLink 2 hybrid cube-mesh (6 links x "
+             "25 GB/s per GPU; GPU0-GPU1 1 link, GPUs 0-3 4 links each), PCIe gen3 x16, "
+             "2x 20-core Xeon E5-2698 v4, 4x 100 Gb/s EDR InfiniBand",
+        gpu="v100-sxm2-16gb", gpus=8, kind="nvlink-mesh", link_rate=25.0,
+        links={1: 0, 2: 1, 4: 4, 8: 6}, pcie_line=15.75, cores=40, nics=4, nic_gbps=100,
+        nic_kind="EDR InfiniBand", nic_latency=IB_LATENCY),
+    "dgx2": dict(
+        desc="NVIDIA DGX-2: 16x V100-SXM3 32GB on 12 NVSwitches (6 links x 25 GB/s per GPU), "
+             "PCIe gen3 x16, 2x 24-core Xeon Platinum 8168, 8x 100 Gb/s EDR InfiniBand",
+        gpu="v100-sxm2-32gb", gpus=16, kind="nvswitch", link_rate=25.0,
+        links={k: 6 for k in (1, 2, 4, 8, 16)}, pcie_line=15.75, cores=48, nics=8, nic_gbps=100,
+        nic_kind="EDR InfiniBand", nic_latency=IB_LATENCY),
+    "dgx-a100": dict(
+        desc="NVIDIA DGX A100: 8x A100-SXM4 on 6 NVSwitches (12 links x 25 GB/s per GPU), PCIe "
+             "gen4 x16, 2x 64-core EPYC 7742, 8x 200 Gb/s HDR InfiniBand (compute rails)",
+        gpu="a100-sxm-80gb", gpus=8, kind="nvswitch", link_rate=25.0,
+        links={k: 12 for k in (1, 2, 4, 8)}, pcie_line=31.5, cores=128, nics=8, nic_gbps=200,
+        nic_kind="HDR InfiniBand", nic_latency=IB_LATENCY),
+    "hgx-h100": dict(
+        desc="8x H100-SXM5 80GB on NVSwitch (18 links x 25 GB/s per GPU), PCIe gen5 x16, "
+             "8x 400 Gb/s NDR InfiniBand",
+        gpu="h100-sxm-80gb", gpus=8, kind="nvswitch", link_rate=25.0,
+        links={k: 18 for k in (1, 2, 4, 8)}, pcie_line=63.0, cores=112, nics=8, nic_gbps=400,
+        nic_kind="NDR InfiniBand", nic_latency=IB_LATENCY),
+    "hgx-h800": dict(
+        desc="8x H800-SXM5 80GB on NVSwitch (8 links x 25 GB/s per GPU, the export variant of "
+             "the H100), 8x 400 Gb/s NDR InfiniBand",
+        gpu="h100-sxm-80gb", gpus=8, kind="nvswitch", link_rate=25.0,
+        links={k: 8 for k in (1, 2, 4, 8)}, pcie_line=63.0, cores=112, nics=8, nic_gbps=400,
+        nic_kind="NDR InfiniBand", nic_latency=IB_LATENCY),
+    "p2.8xlarge": dict(
+        desc="AWS p2.8xlarge: 8 GK210 GPUs on 4 K80 boards (two GPUs share a board's PCIe "
+             "gen3 x16 through its PLX switch; no NVLink), 32 vCPUs, 10 Gb/s Ethernet",
+        gpu="k80", gpus=8, kind="pcie", link_rate=0.0, links={}, pcie_line=15.75 / 2,
+        cores=32, nics=1, nic_gbps=10, nic_kind="Ethernet (TCP)", nic_latency=TCP_LATENCY),
+}
+
+
+def cluster_section(hw_key, nodes, gpus_per_node, gpu_override=None, nics=None, notes=(),
+                    rings=None):
+    """The cluster: section and the assumption comments it implies."""
+    hw = HARDWARE[hw_key]
+    gpu = gpu_override or hw["gpu"]
+    pcie = PCIE_EFFICIENCY * hw["pcie_line"]
+    lines = [f"# Hardware: {hw['desc']}."]
+    lines += [f"# {n}" for n in notes]
+    body = [
+        "cluster:",
+        f"  nodes: {nodes}",
+        f"  gpus_per_node: {gpus_per_node}",
+        f"  gpu: {gpu}",
+    ]
+    if gpus_per_node > 1:
+        if hw["kind"] == "pcie":
+            body += ["  intra_node: {kind: pcie, latency: %s}" % NVLINK_LATENCY]
+            lines.append("# GPU-to-GPU traffic crosses PCIe (no NVLink).")
+        else:
+            links = hw["links"][gpus_per_node]
+            if rings is not None and rings < links:
+                lines.append(f"# The library builds {rings} ring(s): {rings} of the "
+                             f"{links} NVLinks of a GPU carry the all-reduce.")
+                links = rings
+            line = links * hw["link_rate"]
+            eff = NVLINK_EFFICIENCY * line
+            body += ["  intra_node: {kind: %s, bandwidth: %s, latency: %s}"
+                     % (hw["kind"], gbs(eff), NVLINK_LATENCY)]
+            lines.append(f"# NVLink: {links} links x {hw['link_rate']:g} GB/s = {line:g} GB/s per "
+                         f"GPU and direction among the {gpus_per_node} GPUs used; x "
+                         f"{NVLINK_EFFICIENCY} (global NVLink efficiency) = {gbs(eff)}.")
+    body.append(f"  pcie: {gbs(pcie)}")
+    lines.append(f"# PCIe: {hw['pcie_line']:g} GB/s line per GPU x {PCIE_EFFICIENCY} (global PCIe "
+                 f"efficiency) = {gbs(pcie)}.")
+    body.append(f"  cpu_cores: {hw['cores']}")
+    # NICs are written for single nodes too (they exist; nothing crosses them there).
+    if True:
+        count = min(nics or hw["nics"], gpus_per_node)  # ddpsim: at most one NIC per GPU
+        nic = NIC_EFFICIENCY * hw["nic_gbps"] / 8
+        body.append("  nic: {count: %d, bandwidth: %s, latency: %s}"
+                    % (count, gbs(nic), hw["nic_latency"]))
+        if nodes > 1:
+            body.append("  fabric: {kind: leaf-spine, nodes_per_leaf: 32, oversubscription: 1.0}")
+        lines.append(f"# Network: {count}x {hw['nic_gbps']} Gb/s {hw['nic_kind']} per node x "
+                     f"{NIC_EFFICIENCY} (global NIC efficiency) = {gbs(nic)} per NIC; a "
+                     f"non-blocking fabric (not stated by the source).")
+    return lines, body
+
+
+# --------------------------------------------------------------------------- frameworks
+# How each framework synchronises gradients (applies to every case of that framework).
+FRAMEWORKS = {
+    "pytorch-ddp": dict(
+        desc="PyTorch DDP over NCCL: 25 MiB buckets (first 1 MiB), overlapped with backward, "
+             "ring all-reduce",
+        sync=dict(strategy="allreduce", algorithm="ring", bucket_cap=DDP_BUCKET,
+                  first_bucket="1MiB", overlap="true")),
+    "horovod": dict(
+        desc="Horovod over NCCL: tensor fusion into 64 MiB buffers as gradients become ready, "
+             "overlapped with backward, ring all-reduce",
+        sync=dict(strategy="allreduce", algorithm="ring", bucket_cap=HOROVOD_FUSION,
+                  first_bucket=HOROVOD_FUSION, overlap="true")),
+    "tf-replicated": dict(
+        desc="TensorFlow tf_cnn_benchmarks (2017) through tf.contrib.nccl: one all-reduce per "
+             "gradient tensor (no fusion); TF's NcclManager makes the NCCL stream wait for "
+             "everything already queued on the compute stream (ThenWaitFor(tensor_stream)), and "
+             "the executor queues backward kernels far ahead, so the all-reduces run after "
+             "backward (overlap: false); TF 1.x of 2017 bundles NCCL 1.x, which builds a single "
+             "ring (one NVLink per GPU, NVIDIA/nccl#666)",
+        sync=dict(strategy="allreduce", algorithm="ring", bucket_cap="1B", first_bucket="1B",
+                  overlap="false"),
+        rings=1),
+    "tf-ps": dict(
+        desc="TensorFlow tf_cnn_benchmarks (2017) with parameter servers (gRPC between "
+             "machines): one transfer per gradient tensor; TF copies a tensor off the GPU on a "
+             "device-to-host stream that first waits for everything queued on the compute stream "
+             "(GPUUtil::CopyGPUTensorToCPU, ThenWaitFor), so pushes start after backward "
+             "(overlap: false)",
+        sync=dict(strategy="ps", algorithm="ring", bucket_cap="1B", first_bucket="1B",
+                  overlap="false")),
+}
+# NCCL ring everywhere: the multi-node NCCL rows are ring-bound (busbw ~ the NICs' bandwidth;
+# a tree would exceed it at 2 nodes), see docs/model-assumptions.md.
+MULTI_NODE_ALGORITHM = "ring"
+
+
+def sync_section(framework, grad_dtype, nodes, extra=None):
+    fw = FRAMEWORKS[framework]
+    s = dict(fw["sync"])
+    if nodes > 1 and s["algorithm"] == "ring":
+        s["algorithm"] = MULTI_NODE_ALGORITHM
+    s["gradient_dtype"] = grad_dtype
+    if extra:
+        s.update(extra)
+    body = ["sync:"]
+    for k in ("strategy", "algorithm", "bucket_cap", "first_bucket", "overlap", "gradient_dtype"):
+        if k in s:
+            body.append(f"  {k}: {s[k]}")
+    if "ps" in s:
+        body.append("  ps: {%s}" % ", ".join(f"{k}: {v}" for k, v in s["ps"].items()))
+    lines = [f"# Synchronisation: {fw['desc']}; gradients {grad_dtype} on the wire."]
+    changed = {k: v for k, v in (extra or {}).items() if k != "ps" and fw["sync"].get(k) != v}
+    if changed:
+        lines.append("# This job departs from the framework's default (reason below): " +
+                     ", ".join(f"{k} {v}" for k, v in changed.items()) + ".")
+    return lines, body
+
+
+# --------------------------------------------------------------------------- the cases
+SOURCES = {
+    "DLE-PT-RN50": "NVIDIA/DeepLearningExamples PyTorch/Classification/ConvNets/resnet50v1.5/"
+                   "README.md 'Training performance results' (pytorch-21.03 NGC)",
+    "DLE-TF-RN50": "NVIDIA/DeepLearningExamples TensorFlow/Classification/ConvNets/resnet50v1.5/"
+                   "README.md 'Training performance results' (TF 20.06-tf1, XLA)",
+    "DLE-MX-RN50": "NVIDIA/DeepLearningExamples MxNet/Classification/RN50v1.5/README.md "
+                   "'Training performance results'",
+    "DLE-PT-BERT": "NVIDIA/DeepLearningExamples PyTorch/LanguageModeling/BERT/README.md "
+                   "(pytorch:21.11)",
+    "DLE-TF-BERT": "NVIDIA/DeepLearningExamples TensorFlow/LanguageModeling/BERT/README.md "
+                   "(TF 20.06 / 19.08 NGC, Horovod)",
+    "DLE-PT-XFMR": "NVIDIA/DeepLearningExamples PyTorch/Translation/Transformer/README.md "
+                   "(pytorch-22.06)",
+    "PTDDPB": "pytorch/pytorch benchmarks/distributed/ddp/README.md (example output; PyTorch "
+              "1.4.0a0, CUDA 10.0, NCCL)",
+    "TFB": "tensorflow/tensorflow tensorflow/docs_src/performance/benchmarks.md (May 2017, "
+           "tf_cnn_benchmarks)",
+    "WGP": "willgpaik pytorch-ddp-bench (willgpaik-github-io.pages.dev/portfolio/"
+           "pytorch-ddp-bench/)",
+    "NCCL-149": "NVIDIA/nccl-tests issue #149 (sjeaugey, NCCL maintainer)",
+    "NCCL-175": "NVIDIA/nccl-tests issue #175",
+    "NCCL-119": "NVIDIA/nccl-tests issue #119",
+    "NCCL-212": "NVIDIA/nccl-tests issue #212 (sjeaugey)",
+    "VPB": "aigatech/vpbenchmarking README (Voltage Park)",
+    "NCCL-1374": "NVIDIA/nccl issue #1374",
+}
+
+
+def training_case(folder, case_id, group, metric, measured, unit, *, source, hw, nodes, gpn,
+                  model, batch, precision, optimizer, framework, grad_dtype, calibration,
+                  rate=None, step_time=None, accumulation=1, sequence=None, per_sample=None,
+                  gpu=None, notes=(), sync_extra=None, pending=None, nics=None, title=None):
+    """One training configuration: measured-mode compute from the source's single-GPU figure."""
+    head = [f"# {title or case_id}", f"# Source: {SOURCES[source]}."]
+    head.append(f"# Measured: {measured:g} {unit} ({metric}) on {nodes * gpn} GPU(s).")
+    head.append(f"# Calibration: {calibration}")
+    c_lines, c_body = cluster_section(hw, nodes, gpn, gpu, nics,
+                                      rings=FRAMEWORKS[framework].get("rings"))
+    s_lines, s_body = sync_section(framework, grad_dtype, nodes, sync_extra)
+    lines = head + c_lines + s_lines + [f"# {n}" for n in notes]
+    body = [f"name: {case_id.lower()}"] + c_body
+    body += ["model:", f"  name: {model}"]
+    if sequence:
+        body.append(f"  sequence_length: {sequence}")
+    body += ["training:", f"  batch_per_gpu: {batch}", f"  precision: {precision}",
+             f"  optimizer: {optimizer}", f"  gradient_accumulation: {accumulation}",
+             f"  iterations: {ITERATIONS}", "  warmup: 1"]
+    body += s_body
+    if rate is not None:
+        body += ["compute: {mode: measured, samples_per_second: %s}" % fmt(rate)]
+    else:
+        body += ["compute: {mode: measured, step_time: %s}" % step_time]
+    case = dict(id=case_id, group=group, metric=metric, measured=measured, unit=unit)
+    if per_sample:
+        case["per_sample"] = per_sample
+    body += validation_section(SOURCES[source], calibration, [case], pending)
+    write(folder, case_id, lines, body)
+
+
+def fmt(x):
+    return repr(x) if isinstance(x, float) and x != int(x) else f"{x:g}"
+
+
+def validation_section(source, calibration, cases, pending=None):
+    body = ["validation:", f"  source: {quote(source)}", f"  calibration: {quote(calibration)}"]
+    if pending:
+        body.append(f"  pending: {quote(pending)}")
+    body.append("  cases:")
+    for c in cases:
+        fields = ", ".join(f"{k}: {quote(v) if isinstance(v, str) else fmt(v)}"
+                           for k, v in c.items())
+        body.append(f"    - {{{fields}}}")
+    return body
+
+
+def quote(text):
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+WRITTEN = []
+
+
+def wrap_comment(line):
+    """A '# ...' comment line wrapped at 100 columns (continuations indented)."""
+    if len(line) <= 100:
+        return [line]
+    return textwrap.wrap(line[2:], width=98, initial_indent="# ", subsequent_indent="#   ",
+                         break_on_hyphens=False)
+
+
+def write(folder, case_id, comment_lines, body):
+    path = os.path.join(HERE, folder, case_id.lower() + ".yaml")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    comments = comment_lines + ["# Generated by scenarios/validation/generate.py; global "
+                                "assumptions: docs/model-assumptions.md."]
+    wrapped = [w for line in comments for w in wrap_comment(line)]
+    text = "\n".join(wrapped) + "\n\n" + "\n".join(body) + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+    WRITTEN.append(path)
+
+
+# ---- ResNet-50 v1.5 on one node, three frameworks (DeepLearningExamples)
+def resnet50_dle():
+    # (framework key, hw, gpu preset, precision, batch, 1-GPU rate, [(gpus, measured)])
+    rows = [
+        ("DLE-PT-RN50-A100", "TF32", "dgx-a100", "a100-sxm-80gb", "tf32", 256, 938,
+         [(8, 7248)]),
+        ("DLE-PT-RN50-A100", "AMP", "dgx-a100", "a100-sxm-80gb", "fp16", 256, 2470,
+         [(8, 16621)]),
+        ("DLE-PT-RN50-DGX1", "FP32", "dgx1-v100", None, "fp32", 112, 367, [(8, 2855)]),
+        ("DLE-PT-RN50-DGX1", "AMP", "dgx1-v100", None, "fp16", 256, 1200, [(8, 8322)]),
+    ]
+    for prefix, tag, hw, gpu, prec, batch, rate, points in rows:
+        for gpus, measured in points:
+            training_case(
+                "dle-resnet50", f"{prefix}-{tag}-{gpus}", "scaling", "throughput", measured,
+                "img/s", source="DLE-PT-RN50", hw=hw, nodes=1, gpn=gpus, gpu=gpu,
+                model="resnet50", batch=batch, precision=prec, optimizer="momentum",
+                framework="pytorch-ddp", grad_dtype="fp32",
+                calibration=f"{prefix}-{tag}-1, {rate} img/s on one GPU "
+                            f"(compute.samples_per_second).",
+                rate=rate,
+                notes=["AMP (torch.cuda.amp/apex) keeps fp32 gradients, so DDP reduces 4 "
+                       "bytes per parameter." if prec == "fp16" else
+                       "Gradients are fp32.",
+                       "Real ImageNet through DALI in the source; the loader is not simulated "
+                       "(its cost is inside the single-GPU rate, see docs/accuracy.md)."])
+    tf_rows = [
+        ("DLE-TF-RN50-DGXA100", "TF32", "dgx-a100", "a100-sxm-40gb", "tf32", 256, 909,
+         [(8, 7000)]),
+        ("DLE-TF-RN50-DGXA100", "AMP", "dgx-a100", "a100-sxm-40gb", "fp16", 256, 2375,
+         [(8, 17400)]),
+        ("DLE-TF-RN50-DGX-1", "FP32", "dgx1-v100", None, "fp32", 128, 412, [(8, 3170)]),
+        ("DLE-TF-RN50-DGX-1", "AMP", "dgx1-v100", None, "fp16", 256, 1270, [(8, 9510)]),
+        ("DLE-TF-RN50-DGX-2", "FP32", "dgx2", None, "fp32", 128, 432, [(16, 6500)]),
+        ("DLE-TF-RN50-DGX-2", "AMP", "dgx2", None, "fp16", 256, 1300, [(16, 17250)]),
+    ]
+    for prefix, tag, hw, gpu, prec, batch, rate, points in tf_rows:
+        for gpus, measured in points:
+            training_case(
+                "dle-resnet50", f"{prefix}-{tag}-{gpus}", "scaling", "throughput", measured,
+                "img/s", source="DLE-TF-RN50", hw=hw, nodes=1, gpn=gpus, gpu=gpu,
+                model="resnet50", batch=batch, precision=prec, optimizer="momentum",
+                framework="horovod", grad_dtype="fp32",
+                calibration=f"{prefix}-{tag}-1, {rate} img/s on one GPU "
+                            f"(compute.samples_per_second).",
+                rate=rate,
+                notes=["TF automatic mixed precision keeps fp32 variables and gradients; "
+                       "Horovod without compression reduces 4 bytes per parameter.",
+                       "XLA and the input pipeline are inside the single-GPU rate."])
+    mx_rows = [
+        ("DLE-MX-RN50-DGXA100", "AMP", "dgx-a100", "a100-sxm-80gb", "fp16", 512, 3410.52,
+         [(4, 13442.66), (8, 26673.72)]),
+        ("DLE-MX-RN50-DGXA100", "TF32", "dgx-a100", "a100-sxm-80gb", "tf32", 512, 1055.78,
+         [(8, 8247.44)]),
+        ("DLE-MX-RN50-DGX-1", "AMP", "dgx1-v100", None, "fp16", 192, 1376,
+         [(2, 2768), (4, 5357), (8, 10723)]),
+        ("DLE-MX-RN50-DGX-1", "FP32", "dgx1-v100", None, "fp32", 96, 384, [(8, 3005)]),
+        ("DLE-MX-RN50-DGX-2", "AMP", "dgx2", None, "fp16", 256, 1492, [(8, 11368), (16, 21484)]),
+        ("DLE-MX-RN50-DGX-2", "FP32", "dgx2", None, "fp32", 128, 417, [(16, 6338)]),
+    ]
+    for prefix, tag, hw, gpu, prec, batch, rate, points in mx_rows:
+        for gpus, measured in points:
+            training_case(
+                "dle-resnet50", f"{prefix}-{tag}-{gpus}", "scaling", "throughput", measured,
+                "img/s", source="DLE-MX-RN50", hw=hw, nodes=1, gpn=gpus, gpu=gpu,
+                model="resnet50", batch=batch, precision=prec, optimizer="momentum",
+                framework="horovod", grad_dtype="fp16" if prec == "fp16" else "fp32",
+                calibration=f"{prefix}-{tag}-1, {rate} img/s on one GPU "
+                            f"(compute.samples_per_second).",
+                rate=rate,
+                notes=["The README does not say whether kvstore 'device' or 'horovod' ran; "
+                       "both reduce on the GPUs with NCCL; modelled as Horovod.",
+                       "MXNet --dtype float16 keeps fp16 weights and gradients (fp32 master "
+                       "copy in the optimizer): 2 bytes per parameter on the wire."
+                       if prec == "fp16" else "Gradients are fp32.",
+                       "Total IPS includes the DALI input pipeline, inside the single-GPU rate."])
+
+
+# NVIDIA's BERT pretraining (PyTorch) skips DDP: one flat all-reduce after the last micro-batch.
+POST_ACCUMULATION_FLAT = {"bucket_cap": "16GiB", "first_bucket": "16GiB", "overlap": "false"}
+
+
+# ---- BERT-large (DeepLearningExamples)
+def bert_dle():
+    # PyTorch pretraining phase 1, seq 128, AMP: micro-batch 256, global 65536.
+    for gpus, measured in [(8, 4553), (16, 9191), (32, 18119), (64, 35774), (128, 70555),
+                           (256, 138294)]:
+        accum = 65536 // (256 * gpus)
+        notes = [f"Gradient accumulation {accum} = 65536 / (256 x {gpus}) (global batch 65536, "
+                 f"micro-batch 256); one all-reduce per optimizer step."]
+        if gpus == 32:
+            notes.append("The README's row says 18 steps, which does not divide 65536; 8 is "
+                         "the value that keeps the global batch.")
+        notes += ["NVIDIA's run_pretraining does not use DDP: after the last micro-batch it "
+                  "flattens all fp16 gradients into one buffer and all-reduces it "
+                  "(allreduce_post_accumulation_fp16): one bucket, no overlap.",
+                  "LAMB keeps two fp32 states per parameter, as Adam (optimizer: adam).",
+                  "The single-GPU rate is taken as independent of the accumulation count (the "
+                  "optimizer update is < 2 % of a micro-batch at this size)."]
+        training_case(
+            "dle-bert", f"DLE-PT-BERTL-A100-AMP-s128-{gpus}", "scaling", "throughput", measured,
+            "seq/s", source="DLE-PT-BERT", hw="dgx-a100", nodes=max(1, gpus // 8),
+            gpn=min(gpus, 8), model="bert-large", sequence=128, batch=256, precision="fp16",
+            optimizer="adam", framework="pytorch-ddp", grad_dtype="fp16",
+            accumulation=accum, rate=580, sync_extra=POST_ACCUMULATION_FLAT,
+            calibration="DLE-PT-BERTL-A100-AMP-s128-1gpu, 580 seq/s on one A100 80GB "
+                        "(compute.samples_per_second).",
+            notes=notes)
+    # Phase 2 (seq 512): no single-GPU row; calibrated from the one-node row.
+    for prec, tag, micro, base_accum, one_node, points in [
+            ("tf32", "TF32", 16, 256, 854, [(64, 6515), (128, 12131), (256, 21298)]),
+            ("fp16", "AMP", 32, 128, 1648, [(256, 49663)])]:
+        for gpus, measured in points:
+            nodes = gpus // 8
+            accum = base_accum // nodes
+            training_case(
+                "dle-bert", f"DLE-PT-BERTL-A100-{tag}-s512-{gpus}", "scaling", "throughput",
+                measured, "seq/s", source="DLE-PT-BERT", hw="dgx-a100", nodes=nodes, gpn=8,
+                model="bert-large", sequence=512, batch=micro, precision=prec, optimizer="adam",
+                framework="pytorch-ddp", grad_dtype="fp16" if prec == "fp16" else "fp32",
+                accumulation=accum, rate=one_node / 8, sync_extra=POST_ACCUMULATION_FLAT,
+                calibration=f"DLE-PT-BERTL-A100-{tag}-s512-8, {one_node} seq/s on one DGX A100 "
+                            f"(8 GPUs, accumulation {base_accum}) divided by 8: the source has "
+                            f"no single-GPU row for this phase; at accumulation {base_accum} "
+                            f"the node's all-reduce is < 1 % of a step, so the per-GPU rate is "
+                            f"the single-GPU rate. That row is not a case.",
+                notes=[f"Gradient accumulation {accum} = {base_accum} / {nodes} nodes "
+                       f"(global batch 32768, micro-batch {micro}).",
+                       "run_pretraining all-reduces one flat buffer of all gradients after the "
+                       "last micro-batch (allreduce_post_accumulation): one bucket, no overlap.",
+                       "LAMB ~ adam (two fp32 states per parameter)."])
+    # PyTorch SQuAD fine-tuning, seq 384, no accumulation, DDP every step.
+    for prec, tag, rate, calib, measured in [
+            ("fp16", "AMP", 110.5, "DLE-PT-BERTL-A100-SQuAD-AMP-1, 110.5 seq/s", 846.7),
+            ("tf32", "TF32", 61.5, "the 1-GPU TF32 figure 61.5 seq/s printed next to "
+                                   "DLE-PT-BERTL-A100-SQuAD-TF32-8 in the same table", 469.8)]:
+        training_case(
+            "dle-bert", f"DLE-PT-BERTL-A100-SQuAD-{tag}-8", "scaling", "throughput", measured,
+            "seq/s", source="DLE-PT-BERT", hw="dgx-a100", nodes=1, gpn=8,
+            model="bert-large-squad", sequence=384, batch=32, precision=prec, optimizer="adam",
+            framework="pytorch-ddp", grad_dtype="fp32", rate=rate,
+            calibration=f"{calib} on one A100 80GB (compute.samples_per_second).",
+            notes=["SQuAD v1.1 with max_seq_length 384 (run_squad.sh default).",
+                   "AMP keeps fp32 gradients under DDP." if prec == "fp16" else
+                   "Gradients are fp32."])
+    # TensorFlow SQuAD fine-tuning (Horovod), seq 384.
+    for hw, tag, prec, batch, rate, points in [
+            ("dgx2", "DGX2-SQuAD-AMP", "fp16", 24, 55.28, [(4, 199.53), (8, 341.55),
+                                                          (16, 683.37)]),
+            ("dgx2", "DGX2-SQuAD-FP32", "fp32", 10, 11.15, [(16, 156.29)]),
+            ("dgx1-v100", "DGX1-SQuAD-AMP", "fp16", 4, 29.74, [(4, 97.28), (8, 189.77)])]:
+        for gpus, measured in points:
+            training_case(
+                "dle-bert", f"DLE-TF-BERTL-{tag}-{gpus}", "scaling", "throughput", measured,
+                "seq/s", source="DLE-TF-BERT", hw=hw, nodes=1, gpn=gpus,
+                model="bert-large-squad", sequence=384, batch=batch, precision=prec,
+                optimizer="adam", framework="horovod",
+                grad_dtype="fp16" if prec == "fp16" else "fp32", rate=rate,
+                calibration=f"DLE-TF-BERTL-{tag}-1, {rate} seq/s on one GPU "
+                            f"(compute.samples_per_second).",
+                notes=["SQuAD v1.1 with max_seq_length 384.",
+                       "NVIDIA's TF BERT wraps the optimizer in hvd.DistributedOptimizer with "
+                       "Compression.fp16 under AMP: 2 bytes per gradient on the wire."
+                       if prec == "fp16" else "Gradients are fp32."])
+    # TensorFlow pretraining multi-node: no single-GPU row; calibrated from one node.
+    for hw, tag, gpn, micro, seq, base_accum, one_node, gpu, points in [
+            ("dgx2", "DGX2H-AMP-s128", 16, 64, 128, 64, 3081.69, "v100-sxm2-32gb",
+             [(64, 13192.0), (256, 48223.0), (512, 86673.64)]),
+            ("dgx-a100", "A100-AMP-s128", 8, 64, 128, 128, 2871.89, "a100-sxm-40gb",
+             [(32, 11159), (128, 41144), (256, 77479.87)]),
+            ("dgx-a100", "A100-AMP-s512", 8, 16, 512, 256, 572.112, "a100-sxm-40gb",
+             [(256, 16705)])]:
+        for gpus, measured in points:
+            nodes = gpus // gpn
+            accum = base_accum // nodes
+            notes = [f"Gradient accumulation {accum} = {base_accum} / {nodes} nodes (fixed global "
+                     f"batch, micro-batch {micro}).",
+                     "Compression.fp16 under AMP: 2 bytes per gradient on the wire.",
+                     "With accumulation, NVIDIA's TF BERT adds gradients into local "
+                     "accumulators and all-reduces them in the apply step after the last "
+                     "micro-batch: Horovod fusion, no overlap with backward.",
+                     "LAMB ~ adam (two fp32 states per parameter)."]
+            if hw == "dgx2":
+                notes.insert(0, "DGX-2H: the 450 W V100 variant of the DGX-2; its speed is in "
+                                "the calibration. The source does not state the network; "
+                                "assumed the DGX-2's 8x 100 Gb/s EDR InfiniBand.")
+            else:
+                notes.insert(0, "The source does not state the network; assumed the DGX A100 "
+                                "reference of 8x 200 Gb/s HDR InfiniBand (Selene-class).")
+            if seq == 512:
+                notes.insert(1, "The CSV note 'accum 256->16' is read as 256 at one node and 16 "
+                                "at 16 nodes; 32 nodes keep the global batch 32768 with 8.")
+            training_case(
+                "dle-bert", f"DLE-TF-BERTL-{tag}-{gpus}", "scaling", "throughput", measured,
+                "seq/s", source="DLE-TF-BERT", hw=hw, nodes=nodes, gpn=gpn, gpu=gpu,
+                model="bert-large", sequence=seq, batch=micro, precision="fp16",
+                optimizer="adam", framework="horovod", grad_dtype="fp16",
+                accumulation=accum, rate=one_node / gpn, sync_extra={"overlap": "false"},
+                calibration=f"DLE-TF-BERTL-{tag}-{gpn}, {one_node} seq/s on one node ({gpn} "
+                            f"GPUs, accumulation {base_accum}) divided by {gpn}: no single-GPU "
+                            f"row; at that accumulation the node's all-reduce is < 1 % of a "
+                            f"step. That row is not a case.",
+                notes=notes)
+
+
+# ---- Transformer-big (DeepLearningExamples PyTorch)
+def transformer_dle():
+    for hw, tag, gpu, tokens, rate, points in [
+            ("dgx-a100", "A100-AMP", "a100-sxm-40gb", 10240, 82059, [(4, 286081), (8, 551599)]),
+            ("dgx2", "DGX2-AMP", None, 5120, 39911, [(8, 267815), (16, 517227)])]:
+        sentences = tokens // 32
+        for gpus, measured in points:
+            training_case(
+                "dle-transformer", f"DLE-PT-XFMR-{tag}-{gpus}", "scaling", "throughput",
+                measured, "tokens/s", source="DLE-PT-XFMR", hw=hw, nodes=1, gpn=gpus, gpu=gpu,
+                model="transformer-big", sequence=32, batch=sentences, precision="fp16",
+                optimizer="adam", framework="pytorch-ddp", grad_dtype="fp32",
+                rate=rate / 32, per_sample=32,
+                calibration=f"DLE-PT-XFMR-{tag}-1, {rate} tokens/s on one GPU = "
+                            f"{rate / 32:.6g} sentence pairs/s of 32 tokens "
+                            f"(compute.samples_per_second).",
+                notes=[f"Batch {tokens} tokens per GPU = {sentences} sentence pairs of 32 "
+                       f"tokens (WMT14 en-de averages ~30 subword tokens a sentence); only the "
+                       f"step time (tokens / rate) and the layer proportions depend on it.",
+                       "The DGX-2 table lists batches '10240/5120' for FP32/AMP; AMP is read as "
+                       "5120 tokens." if hw == "dgx2" else "Batch 10240 tokens as listed.",
+                       "AMP keeps fp32 gradients under DDP."])
+
+
+# ---- PyTorch DDP benchmark (pytorch/benchmarks/distributed/ddp)
+def ptddpb():
+    resnext = ("needs ResNeXt in the model zoo (torchvision resnext50_32x4d / resnext101_32x8d: "
+               "grouped 3x3 convolutions)")
+    for model, key, base, points, bucket1, pending in [
+            ("resnet50", "ResNet50", 0.097, [(1, 0.100), (2, 0.103), (8, 0.104), (16, 0.104)],
+             [(8, 0.107), (16, 0.108)], None),
+            ("resnet101", "ResNet101", 0.162, [(8, 0.179), (16, 0.179)], [(16, 0.187)], None),
+            ("resnext50-32x4d", "ResNeXt5032x4d", 0.145, [(16, 0.157)], [], resnext),
+            ("resnext101-32x8d", "ResNeXt10132x8d", 0.415, [(8, 0.447), (16, 0.45)],
+             [(16, 0.455)], resnext)]:
+        for gpus, measured in points + [(g, m) for g, m in bucket1]:
+            is_bucket = (gpus, measured) in bucket1
+            case_id = (f"PTDDPB-bucket1MB-{key}-{gpus}" if is_bucket else
+                       f"PTDDPB-{key}-{gpus}")
+            nodes = 2 if gpus == 16 else 1
+            extra = {"bucket_cap": "1MiB"} if is_bucket else None
+            training_case(
+                "pytorch-ddp-benchmark", case_id, "bucket-size" if is_bucket else "scaling",
+                "iteration_time", measured, "s", source="PTDDPB", hw="dgx1-v100", nodes=nodes,
+                gpn=min(gpus, 8), model=model, batch=32, precision="fp32", optimizer="momentum",
+                framework="pytorch-ddp", grad_dtype="fp32", step_time=f"{base * 1000:g}ms",
+                sync_extra=extra, pending=pending,
+                calibration=f"PTDDPB-{key}-1-noddp, {base} s per iteration (p50) on one V100 "
+                            f"without DDP (compute.step_time).",
+                notes=(["bucket_cap_mb=1; the source reports p75 latency for these runs, "
+                        "compared with the predicted (noise-free) iteration time."]
+                       if is_bucket else ["Synthetic data; p50 iteration latency."]) +
+                      (["Two DGX-1 machines, 4x 100 Gb/s InfiniBand each (mlx5_0..3)."]
+                       if nodes == 2 else []))
+
+
+# ---- willgpaik pytorch-ddp-bench (weak-scaling efficiency at 8 GPUs)
+def wgp():
+    for hw, tag, gpu, model, key, batch, rate, eff in [
+            ("dgx1-v100", "V100", None, "resnet152", "ResNet152", 128, 503, 95.4),
+            ("dgx1-v100", "V100", None, "vit-b16", "ViTB16", 128, 381, 95.9),
+            ("dgx-a100", "A100", "a100-sxm-80gb", "resnet152", "ResNet152", 512, 1190, 97.4),
+            ("dgx-a100", "A100", "a100-sxm-80gb", "vit-b16", "ViTB16", 1024, 1030, 98.0)]:
+        training_case(
+            "pytorch-ddp-bench-wgp", f"WGP-{tag}-{key}-8", "scaling", "scaling_efficiency", eff,
+            "%", source="WGP", hw=hw, nodes=1, gpn=8, gpu=gpu, model=model, batch=batch,
+            precision="fp16", optimizer="momentum", framework="pytorch-ddp", grad_dtype="fp32",
+            rate=rate,
+            calibration=f"WGP-{tag}-{key}-1, {rate} img/s on one GPU "
+                        f"(compute.samples_per_second).",
+            notes=["'8x V100 SXM2 16GB' is read as the DGX-1 hybrid cube-mesh (SXM2 boards "
+                   "are NVLink meshes)." if tag == "V100" else
+                   "'8x A100 SXM4 80GB' is read as an HGX A100 (NVSwitch).",
+                   "FP16 read as torch.cuda.amp (fp32 gradients); synthetic on-device data.",
+                   "The optimizer is not stated; SGD with momentum assumed (its cost is in the "
+                   "calibration either way)."])
+
+
+# ---- TensorFlow benchmarks 2017: DGX-1 P100 synthetic, EC2 K80 distributed
+def tf_benchmarks():
+    # DGX-1 P100, synthetic data; PS on CPU for ResNet-50 / Inception-v3, replicated NCCL else.
+    for model, key, batch, mode, rate, points in [
+            ("resnet50", "ResNet50", 64, "ps", 219, [(8, 1734)]),
+            ("inception-v3", "Inceptionv3", 64, "ps", 142, [(8, 1131)]),
+            ("vgg16", "VGG16", 64, "nccl", 154, [(8, 1081)]),
+            ("alexnet", "AlexNet", 512, "nccl", 2987, [(2, 5658), (4, 10509), (8, 17822)])]:
+        for gpus, measured in points:
+            if mode == "ps":
+                framework, extra = "tf-ps", {"ps": {"servers": 1, "placement": "colocated"}}
+                notes = ["variable_update=parameter_server with the variables on the CPU: "
+                         "modelled as one parameter server colocated on the node (the host "
+                         "CPU); ddpsim first reduce-scatters inside the node over NVLink, TF "
+                         "sends each GPU's gradients over PCIe (see docs/accuracy.md)."]
+            else:
+                framework, extra = "tf-replicated", None
+                notes = []
+            training_case(
+                "tf-benchmarks-2017", f"TFB-P100-{key}-synth-{gpus}", "scaling", "throughput",
+                measured, "img/s", source="TFB", hw="dgx1-p100", nodes=1, gpn=gpus,
+                model=model, batch=batch, precision="fp32", optimizer="sgd",
+                framework=framework, grad_dtype="fp32", rate=rate, sync_extra=extra,
+                calibration=f"TFB-P100-{key}-synth-1, {rate} img/s on one P100, synthetic "
+                            f"data (compute.samples_per_second).",
+                notes=notes + ["Synthetic data, as the measurement.",
+                               "tf_cnn_benchmarks' default optimizer is plain SGD."])
+    # EC2 p2.8xlarge, 10 Gb/s, distributed_replicated with colocated parameter servers.
+    for model, key, batch, rate, points, ps_at_64 in [
+            ("resnet50", "ResNet50", 64, 52.4, [(8, 378), (16, 751), (32, 1388), (64, 2744)], 8),
+            ("inception-v3", "Inceptionv3", 64, 29.7, [(8, 229), (16, 459), (32, 902),
+                                                       (64, 1783)], 6),
+            ("resnet152", "ResNet152", 32, 19.4, [(8, 146), (16, 291), (32, 565), (64, 981)],
+             4)]:
+        for gpus, measured in points:
+            nodes = gpus // 8
+            servers = ps_at_64 if nodes == 8 else nodes
+            training_case(
+                "tf-benchmarks-2017", f"TFB-AWSK80-{key}-{gpus}", "scaling", "throughput",
+                measured, "img/s", source="TFB", hw="p2.8xlarge", nodes=nodes, gpn=8,
+                model=model, batch=batch, precision="fp32", optimizer="sgd",
+                framework="tf-ps", grad_dtype="fp32", rate=rate,
+                sync_extra={"ps": {"servers": servers, "placement": "colocated"}},
+                calibration=f"TFB-AWSK80-{key}-1, {rate} img/s on one K80 GPU, synthetic data "
+                            f"(compute.samples_per_second).",
+                notes=[f"distributed_replicated: {servers} parameter server(s) colocated on the "
+                       f"worker instances (#PS = #instances, except 6 for Inception-v3 and 4 "
+                       f"for ResNet-152 at 8 instances); each instance first combines its 8 "
+                       f"GPUs' gradients, as ddpsim's PS does.",
+                       "The network is not stated; 10 Gb/s per the AWS p2.8xlarge "
+                       "specification.",
+                       "tf_cnn_benchmarks' default optimizer is plain SGD; synthetic data."])
+
+
+# ---- NCCL all-reduce bus bandwidth
+def nccl():
+    # (case id, source, hw, nodes, nics, size, mlp widths, measured, note, pending)
+    rows = [
+        ("NCCL-A100-8-maint", "NCCL-149", "dgx-a100", 1, None, "8 GiB", [32768, 65536], 230,
+         "maintainer's achievable figure for >= 8 GB messages", None),
+        ("NCCL-A100-8-meas", "NCCL-175", "dgx-a100", 1, None, "4 GiB", [32768, 32768], 232.54,
+         "peak of all_reduce_perf -b 8 -e 4G -g 8", None),
+        ("NCCL-A100-16-meas", "NCCL-175", "dgx-a100", 2, 4, "4 GiB", [32768, 32768], 86,
+         "2 nodes, 4x 200 Gb/s InfiniBand (dual-port cards) each; large messages", None),
+        ("NCCL-A100-24-meas", "NCCL-119", "dgx-a100", 3, 4, "128 MiB", [4096, 8192], 96,
+         "3 nodes, 4x HDR each; the published '84.8 / ~96' is the average over 8 B..128 MB and "
+         "the peak; the peak (at 128 MB) is compared", None),
+        ("NCCL-H100-32-meas", "VPB", "hgx-h100", 4, None, "8 GiB", [32768, 65536], 330.93,
+         "4 nodes, 8x 400 Gb/s each; NCCL 2.24.3", None),
+        ("NCCL-H100-8-maint", "NCCL-212", "hgx-h100", 1, None, "8 GiB", [32768, 65536], 480,
+         "NVLink SHARP (NVLS): the NVSwitch reduces in the switch", "needs NVLink SHARP (NVLS) "
+         "in-switch reduction (sync.algorithm nvls): busbw above the NVLink line rate"),
+        ("NCCL-H100-8-meas", "VPB", "hgx-h100", 1, None, "8 GiB", [32768, 65536], 479.72,
+         "8 GiB, NCCL 2.24.3 (NVLS by default on H100)", "needs NVLink SHARP (NVLS) in-switch "
+         "reduction (sync.algorithm nvls): busbw above the NVLink line rate"),
+        ("NCCL-H800-8-meas", "NCCL-1374", "hgx-h800", 1, None, "8 GiB", [32768, 65536], 215,
+         "8x H800 (NVLink reduced to 8 links, 200 GB/s per direction)", "needs NVLink SHARP "
+         "(NVLS) in-switch reduction (sync.algorithm nvls): 215 GB/s busbw exceeds the 200 GB/s "
+         "line rate"),
+    ]
+    for case_id, source, hw, nodes, nics, size, widths, measured, note, pending in rows:
+        gpn = HARDWARE[hw]["gpus"]
+        gpu = HARDWARE[hw]["gpu"]
+        c_lines, c_body = cluster_section(hw, nodes, gpn, gpu, nics)
+        params = widths[0] * widths[1] + widths[1]
+        lines = [f"# {case_id}: NCCL all_reduce_perf bus bandwidth, {note}.",
+                 f"# Source: {SOURCES[source]}.",
+                 f"# Measured: {measured:g} GB/s busbw on {nodes * gpn} GPUs.",
+                 f"# The all-reduce: one {size} fp32 tensor (an MLP layer of {widths[0]} x "
+                 f"{widths[1]} weights = {params * 4 / 2**20:.1f} MiB with its bias); its "
+                 f"bucket's all-reduce time gives busbw = 2(p-1)/p x bytes / time, as "
+                 f"nccl-tests computes it. Compute is irrelevant (roofline)."] + c_lines
+        lines.append("# NCCL ring (global assumption: the rows are ring-bound).")
+        body = [f"name: {case_id.lower()}"] + c_body
+        body += ["model: {name: mlp, layers: [%d, %d]}" % tuple(widths),
+                 "training: {batch_per_gpu: 1, precision: fp32, optimizer: sgd, iterations: 2, "
+                 "warmup: 1}",
+                 "sync: {strategy: allreduce, algorithm: %s, bucket_cap: 16GiB, "
+                 "first_bucket: 1MiB, overlap: false}" % "ring",
+                 "compute: {mode: roofline, efficiency: 0.5}"]
+        body += validation_section(
+            SOURCES[source], "none needed: the metric is the all-reduce alone",
+            [dict(id=case_id, group="collectives", metric="busbw", measured=measured,
+                  unit="GB/s")], pending)
+        write("nccl-allreduce", case_id, lines, body)
+
+
+def main():
+    resnet50_dle()
+    bert_dle()
+    transformer_dle()
+    ptddpb()
+    wgp()
+    tf_benchmarks()
+    nccl()
+    # A case renamed or dropped from the table must not linger as a stale file.
+    for folder in {os.path.dirname(p) for p in WRITTEN}:
+        for name in os.listdir(folder):
+            path = os.path.join(folder, name)
+            if name.endswith(".yaml") and path not in WRITTEN:
+                os.remove(path)
+                print(f"removed stale {path}", file=sys.stderr)
+    print(f"wrote {len(WRITTEN)} scenarios under {HERE}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

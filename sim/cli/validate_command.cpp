@@ -1,0 +1,244 @@
+// ddpsim validate [DIR] [-o OUTDIR] [-j JOBS]: runs every scenario under DIR (default
+// scenarios/validation), each of which rebuilds published measurements named in its
+// `validation:` section (sim/validation/validation_case.h), and compares prediction with
+// measurement. Prints per case measured, predicted and signed error, then median and p90
+// absolute error per group and overall; writes OUTDIR/validation.csv, OUTDIR/runs/*.json (each
+// scenario's results) and OUTDIR/validation.png (reports/validation_plot.py, run with the Debian
+// interpreter /usr/bin/python3, the one with matplotlib; DDPSIM_PYTHON overrides it).
+//
+// Exit code 0 when every non-pending scenario simulated; 1 when one failed, or when
+// --max-median / --max-case are given and exceeded; 2 for a malformed scenario or section.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "sim/cli/command.h"
+#include "sim/engine/simulation.h"
+#include "sim/results/result_json.h"
+#include "sim/scenario/scenario_loader.h"
+#include "sim/sweep/process_pool.h"
+#include "sim/util/atomic_file.h"
+#include "sim/validation/case_prediction.h"
+#include "sim/validation/validation_table.h"
+
+namespace ddpsim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Options {
+  std::string dir = "scenarios/validation";
+  std::string out_dir = "out/validation";
+  int jobs = 0;
+  double max_median = 0;
+  double max_case = 0;
+  bool no_plot = false;
+} opts;
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value && *value ? value : fallback;
+}
+
+std::vector<std::string> scenario_files(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    throw InputError(SourceLocation{dir, 0, 0}, "not a folder of validation scenarios");
+  }
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml")
+      files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw InputError(SourceLocation{dir, 0, 0}, "holds no *.yaml scenario");
+  return files;
+}
+
+// results file of one scenario: its path below DIR with '/' turned into "__".
+std::string run_file(const std::string& relative) {
+  std::string name = fs::path(relative).replace_extension("").string();
+  std::string flat;
+  for (char ch : name) flat += ch == '/' ? std::string("__") : std::string(1, ch);
+  return opts.out_dir + "/runs/" + flat + ".json";
+}
+
+// Draws the scatter plot; a missing interpreter is a note, not a failure (the CSV is the result).
+void draw_plot(const std::string& csv, const std::string& png) {
+  const std::string python = env_or("DDPSIM_PYTHON", "/usr/bin/python3");
+  const std::string script =
+      env_or("DDPSIM_REPORTS_DIR", std::string(DDPSIM_SOURCE_DIR) + "/reports") +
+      "/validation_plot.py";
+  std::error_code ec;
+  if (!fs::exists(python, ec) || !fs::is_regular_file(script, ec)) {
+    std::printf("plot            skipped: needs %s with matplotlib and %s\n", python.c_str(),
+                script.c_str());
+    return;
+  }
+  std::vector<std::string> args = {python, script, csv, png};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork() failed: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::execv(python.c_str(), argv.data());
+    ::_exit(kExitFailure);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    std::printf("plot            %s\n", png.c_str());
+  } else {
+    std::printf("plot            failed (%s %s)\n", python.c_str(), script.c_str());
+  }
+}
+
+int run() {
+  const std::vector<std::string> files = scenario_files(opts.dir);
+  // Every section and every runnable scenario is read before anything runs: a typo fails fast.
+  std::vector<ValidationSpec> specs;
+  std::vector<Scenario> scenarios(files.size());
+  std::vector<size_t> runnable;
+  for (size_t i = 0; i < files.size(); ++i) {
+    specs.push_back(read_validation_spec(files[i]));
+    if (!specs[i].pending.empty()) continue;
+    scenarios[i] = load_scenario(files[i]);
+    runnable.push_back(i);
+  }
+  auto relative = [&](size_t i) { return fs::relative(files[i], opts.dir).string(); };
+  std::map<std::string, size_t> seen;  // a measurement is one case, in one file
+  for (size_t i = 0; i < files.size(); ++i) {
+    for (const ValidationCase& c : specs[i].cases) {
+      auto [it, fresh] = seen.emplace(c.id, i);
+      if (!fresh) {
+        throw InputError(SourceLocation{files[i], 0, 0},
+                         "case " + c.id + " is also validated by " + files[it->second]);
+      }
+    }
+  }
+
+  PoolOptions pool;
+  pool.jobs = opts.jobs > 0 ? opts.jobs
+                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  std::map<size_t, std::string> failures;
+  size_t done = 0;
+  run_in_processes(
+      runnable, pool,
+      [&](size_t i) {
+        SimOptions sim;
+        sim.trace_gpus = 0;
+        sim.baseline = needs_baseline(specs[i].cases);
+        const SimulationResult result = simulate(scenarios[i], sim);
+        write_file_atomic(run_file(relative(i)), result_to_json(result).dump(2) + "\n");
+      },
+      [&](const TaskOutcome& outcome) {
+        ++done;
+        if (outcome.exit_code != 0) failures[outcome.task] = outcome.error;
+        std::fprintf(stderr, "\r[%zu/%zu] scenarios simulated", done, runnable.size());
+      },
+      [] {});
+  std::fprintf(stderr, "\n");
+
+  std::vector<CaseRow> rows;
+  for (size_t i = 0; i < files.size(); ++i) {
+    SimulationResult result;
+    std::string failure;
+    const bool pending = !specs[i].pending.empty();
+    if (!pending) {
+      if (failures.count(i)) {
+        failure = failures[i];
+      } else {
+        result = result_from_json(nlohmann::json::parse(read_file(run_file(relative(i)))));
+      }
+    }
+    for (const ValidationCase& c : specs[i].cases) {
+      CaseRow row{c, relative(i), specs[i].source, "ok", 0, 0, ""};
+      if (pending) {
+        row.status = "pending";
+        row.message = specs[i].pending;
+      } else if (!failure.empty()) {
+        row.status = "failed";
+        row.message = failure;
+      } else {
+        const Prediction p = predict_case(c, result);
+        if (!p.ok) {
+          row.status = "failed";
+          row.message = p.error;
+        } else {
+          row.predicted = p.value;
+          row.error_percent = signed_error_percent(p.value, c.measured);
+        }
+      }
+      rows.push_back(row);
+    }
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const CaseRow& a, const CaseRow& b) {
+    return a.c.group != b.c.group ? a.c.group < b.c.group : a.c.id < b.c.id;
+  });
+
+  const std::vector<ErrorSummary> summaries = summarise_errors(case_errors(rows));
+  std::printf("%s\n", format_validation_report(rows, summaries).c_str());
+  const std::string csv = opts.out_dir + "/validation.csv";
+  write_file_atomic(csv, format_csv(validation_csv(rows)));
+  std::printf("table           %s\n", csv.c_str());
+  if (!opts.no_plot) draw_plot(csv, opts.out_dir + "/validation.png");
+
+  int code = failures.empty() ? kExitOk : kExitFailure;
+  for (const CaseRow& r : rows)
+    if (r.status == "failed") code = kExitFailure;
+  const ErrorSummary& overall = summaries.back();
+  if (opts.max_median > 0 && overall.median_abs > opts.max_median) {
+    std::printf("FAIL: overall median |error| %.1f%% exceeds %.1f%%\n", overall.median_abs,
+                opts.max_median);
+    code = kExitFailure;
+  }
+  if (opts.max_case > 0 && overall.max_abs > opts.max_case) {
+    std::printf("FAIL: case %s has |error| %.1f%% > %.1f%%\n", overall.worst_case.c_str(),
+                overall.max_abs, opts.max_case);
+    code = kExitFailure;
+  }
+  return code;
+}
+
+const bool registered = register_command({
+    "validate",
+    "Compare predictions with published measurements (scenarios/validation)",
+    40,
+    [](CLI::App* app) {
+      app->add_option("dir", opts.dir,
+                      "Folder of validation scenarios, searched recursively (default "
+                      "scenarios/validation)");
+      app->add_option("-o,--out", opts.out_dir,
+                      "Output folder for validation.csv, validation.png and runs/ (default "
+                      "out/validation)");
+      app->add_option("-j,--jobs", opts.jobs,
+                      "Scenarios simulated in parallel (processes; default: CPU count)")
+          ->check(CLI::NonNegativeNumber);
+      app->add_option("--max-median", opts.max_median,
+                      "Exit 1 when the overall median |error| exceeds this many percent")
+          ->check(CLI::NonNegativeNumber);
+      app->add_option("--max-case", opts.max_case,
+                      "Exit 1 when any case's |error| exceeds this many percent")
+          ->check(CLI::NonNegativeNumber);
+      app->add_flag("--no-plot", opts.no_plot, "Skip validation.png");
+    },
+    run,
+});
+
+}  // namespace
+}  // namespace ddpsim::cli

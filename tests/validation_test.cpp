@@ -1,0 +1,289 @@
+// `ddpsim validate`: the pure parts (validation section, error statistics, predictions, CSV) and
+// the issue's acceptance rule run through the real binary on scenarios/validation: at least 40
+// cases from at least 4 sources, every case's measured value equal to the published one in
+// scenarios/validation/measurements.csv, overall median |error| <= 10 % and no case above 30 %.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/sweep/results_csv.h"
+#include "sim/util/input_error.h"
+#include "sim/validation/case_prediction.h"
+#include "sim/validation/error_stats.h"
+#include "sim/validation/validation_case.h"
+#include "sim/validation/validation_table.h"
+
+namespace ddpsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSourceDir = DDPSIM_SOURCE_DIR;
+const std::string kBinary = DDPSIM_BINARY;
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// ---------------------------------------------------------------- error statistics
+
+TEST(ErrorStats, SignedErrorIsRelativeToTheMeasurement) {
+  EXPECT_DOUBLE_EQ(signed_error_percent(110, 100), 10);
+  EXPECT_NEAR(signed_error_percent(0.09, 0.1), -10, 1e-12);
+}
+
+TEST(ErrorStats, PercentilesInterpolateBetweenOrderStatistics) {
+  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(median({5, 1, 3}), 3);
+  std::vector<double> ten;
+  for (int i = 1; i <= 10; ++i) ten.push_back(i);
+  EXPECT_DOUBLE_EQ(percentile(ten, 0.9), 9.1);  // h = 0.9 * 9 = 8.1
+  EXPECT_DOUBLE_EQ(percentile(ten, 1.0), 10);
+  EXPECT_DOUBLE_EQ(percentile(ten, 0.0), 1);
+  EXPECT_DOUBLE_EQ(percentile({}, 0.5), 0);
+}
+
+TEST(ErrorStats, SummariesArePerGroupInReportOrderThenOverall) {
+  const std::vector<CaseError> errors = {{"a", ValidationGroup::kCollectives, -4},
+                                         {"b", ValidationGroup::kScaling, 2},
+                                         {"c", ValidationGroup::kScaling, -8},
+                                         {"d", ValidationGroup::kScaling, 1}};
+  const std::vector<ErrorSummary> s = summarise_errors(errors);
+  ASSERT_EQ(s.size(), 3u);  // groups without cases are left out
+  EXPECT_EQ(s[0].label, "scaling");
+  EXPECT_EQ(s[0].cases, 3);
+  EXPECT_DOUBLE_EQ(s[0].median_abs, 2);
+  EXPECT_DOUBLE_EQ(s[0].p90_abs, 2 + 0.8 * (8 - 2));  // h = 0.9 * 2 = 1.8
+  EXPECT_DOUBLE_EQ(s[0].max_abs, 8);
+  EXPECT_EQ(s[0].worst_case, "c");
+  EXPECT_EQ(s[1].label, "collectives");
+  EXPECT_EQ(s[2].label, "overall");
+  EXPECT_EQ(s[2].cases, 4);
+  EXPECT_DOUBLE_EQ(s[2].median_abs, 3);  // |errors| 1 2 4 8
+}
+
+// ---------------------------------------------------------------- the validation section
+
+const char* kGoodSection = R"(cluster: {nodes: 1}
+validation:
+  source: a README
+  calibration: the 1-GPU row
+  cases:
+    - {id: X-8, group: scaling, metric: throughput, measured: 551599, unit: tokens/s,
+       per_sample: 32}
+    - {id: X-t, group: bucket-size, metric: iteration_time, measured: 107, unit: ms}
+)";
+
+TEST(ValidationSection, ReadsEveryField) {
+  const ValidationSpec spec = parse_validation_spec(kGoodSection, "good.yaml");
+  EXPECT_EQ(spec.source, "a README");
+  EXPECT_EQ(spec.calibration, "the 1-GPU row");
+  EXPECT_TRUE(spec.pending.empty());
+  ASSERT_EQ(spec.cases.size(), 2u);
+  EXPECT_EQ(spec.cases[0].id, "X-8");
+  EXPECT_EQ(spec.cases[0].metric, ValidationMetric::kThroughput);
+  EXPECT_DOUBLE_EQ(spec.cases[0].measured, 551599);
+  EXPECT_DOUBLE_EQ(spec.cases[0].per_sample, 32);
+  EXPECT_EQ(spec.cases[1].group, ValidationGroup::kBucketSize);
+  EXPECT_EQ(spec.cases[1].unit, "ms");
+}
+
+// Each mistake is reported at its line and column, naming what is allowed.
+struct BadSection {
+  const char* name;
+  const char* yaml;
+  const char* where;    // "file:line:column"
+  const char* message;  // a substring of the message
+};
+
+class ValidationSectionErrors : public testing::TestWithParam<BadSection> {};
+
+TEST_P(ValidationSectionErrors, AreLocatedAndNameTheChoices) {
+  const BadSection& bad = GetParam();
+  try {
+    parse_validation_spec(bad.yaml, "v.yaml");
+    FAIL() << "accepted: " << bad.yaml;
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().to_string(), bad.where) << e.what();
+    EXPECT_NE(std::string(e.what()).find(bad.message), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Catalogue, ValidationSectionErrors,
+    testing::Values(
+        BadSection{"missing_section", "cluster: {nodes: 1}\n", "v.yaml:1:1", "validation"},
+        BadSection{"unknown_group",
+                   "validation:\n  source: s\n  cases:\n    - {id: a, group: scale, metric: "
+                   "throughput, measured: 1, unit: img/s}\n",
+                   "v.yaml:4:22", "allowed: scaling, bucket-size, data-loading, collectives"},
+        BadSection{"unit_of_another_metric",
+                   "validation:\n  source: s\n  cases:\n    - {id: a, group: scaling, metric: "
+                   "iteration_time, measured: 1, unit: img/s}\n",
+                   "v.yaml:4:74", "allowed: ms, s"},
+        BadSection{"unknown_key",
+                   "validation:\n  source: s\n  cases: [{id: a, group: scaling, metric: busbw, "
+                   "measured: 1, unit: GB/s, size: 8}]\n",
+                   "v.yaml:3:75", "size"},
+        BadSection{"per_sample_on_time",
+                   "validation:\n  source: s\n  cases: [{id: a, group: scaling, metric: "
+                   "iteration_time, measured: 1, unit: s, per_sample: 2}]\n",
+                   "v.yaml:3:93", "per_sample applies only to metric throughput"},
+        BadSection{"zero_measurement",
+                   "validation:\n  source: s\n  cases: [{id: a, group: scaling, metric: busbw, "
+                   "measured: 0, unit: GB/s}]\n",
+                   "v.yaml:3:60", "measured"},
+        BadSection{"empty_case_list", "validation:\n  source: s\n  cases: []\n", "v.yaml:3:10",
+                   "non-empty list"}),
+    [](const testing::TestParamInfo<BadSection>& info) { return info.param.name; });
+
+// ---------------------------------------------------------------- predictions
+
+SimulationResult two_bucket_result() {
+  SimulationResult r;
+  r.gpus = 8;
+  r.samples_per_second = 1000;
+  r.iteration_time = 0.25;
+  r.single_gpu_samples_per_second = 130;
+  r.scaling_efficiency = 1000.0 / (8 * 130);
+  r.buckets = {{0, 1, 1e6, "ring", 1e-3}, {1, 1, 8e9, "ring", 0.0625}};
+  return r;
+}
+
+ValidationCase make_case(ValidationMetric metric, const std::string& unit, double per_sample = 1) {
+  ValidationCase c;
+  c.id = "x";
+  c.metric = metric;
+  c.unit = unit;
+  c.measured = 1;
+  c.per_sample = per_sample;
+  return c;
+}
+
+TEST(Prediction, ReadsEachMetricInThePublishedUnit) {
+  const SimulationResult r = two_bucket_result();
+  EXPECT_DOUBLE_EQ(predict_case(make_case(ValidationMetric::kThroughput, "tokens/s", 32), r).value,
+                   32000);
+  EXPECT_DOUBLE_EQ(predict_case(make_case(ValidationMetric::kIterationTime, "ms"), r).value, 250);
+  EXPECT_DOUBLE_EQ(predict_case(make_case(ValidationMetric::kIterationTime, "s"), r).value, 0.25);
+  EXPECT_DOUBLE_EQ(predict_case(make_case(ValidationMetric::kScalingEfficiency, "%"), r).value,
+                   100.0 * 1000 / (8 * 130));
+  // busbw of the largest bucket: 8e9 B in 62.5 ms on 8 ranks = 128 GB/s algbw x 2*7/8.
+  EXPECT_DOUBLE_EQ(predict_case(make_case(ValidationMetric::kBusBandwidth, "GB/s"), r).value, 224);
+}
+
+TEST(Prediction, RefusesWhatTheResultCannotSay) {
+  SimulationResult r = two_bucket_result();
+  r.single_gpu_samples_per_second = 0;
+  EXPECT_FALSE(predict_case(make_case(ValidationMetric::kScalingEfficiency, "%"), r).ok);
+  r.gpus = 1;
+  EXPECT_FALSE(predict_case(make_case(ValidationMetric::kBusBandwidth, "GB/s"), r).ok);
+  EXPECT_TRUE(needs_baseline({make_case(ValidationMetric::kScalingEfficiency, "%")}));
+  EXPECT_FALSE(needs_baseline({make_case(ValidationMetric::kThroughput, "img/s")}));
+}
+
+TEST(ValidationTable, PendingAndFailedRowsCarryNoNumbers) {
+  CaseRow ok{make_case(ValidationMetric::kThroughput, "img/s"), "a.yaml", "src", "ok", 1.1, 10, ""};
+  CaseRow pending = ok;
+  pending.status = "pending";
+  pending.message = "needs NVLS";
+  const CsvTable t = validation_csv({ok, pending});
+  ASSERT_EQ(t.rows.size(), 2u);
+  const int predicted = csv_column(t, "predicted"), error = csv_column(t, "error_pct");
+  EXPECT_EQ(t.rows[0][predicted], "1.1");
+  EXPECT_EQ(t.rows[0][error], "10");
+  EXPECT_EQ(t.rows[1][predicted], "");
+  EXPECT_EQ(t.rows[1][csv_column(t, "note")], "needs NVLS");
+  EXPECT_EQ(case_errors({ok, pending}).size(), 1u);
+}
+
+// ---------------------------------------------------------------- the published cases
+
+// case_id -> the published value text, from the copy of the shared measurements table.
+std::map<std::string, std::string> published_values() {
+  const std::string path = kSourceDir + "/scenarios/validation/measurements.csv";
+  const CsvTable table = parse_csv(read_text(path), path);
+  const int id = csv_column(table, "case_id"), value = csv_column(table, "value");
+  std::map<std::string, std::string> out;
+  for (const auto& row : table.rows) out[row[id]] = row[value];
+  return out;
+}
+
+// True when `measured` is one of the numbers written in the published text ("84.8 / ~96").
+bool matches_publication(double measured, const std::string& text) {
+  std::string token;
+  for (char ch : text + " ") {
+    if (std::isdigit(static_cast<unsigned char>(ch)) || ch == '.') {
+      token += ch;
+    } else if (!token.empty()) {
+      if (std::fabs(std::stod(token) - measured) <= 1e-9 * std::fabs(measured)) return true;
+      token.clear();
+    }
+  }
+  return false;
+}
+
+TEST(PublishedCases, EveryScenarioQuotesItsMeasurementExactly) {
+  const auto published = published_values();
+  int cases = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(kSourceDir + "/scenarios/validation")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const ValidationSpec spec = read_validation_spec(entry.path().string());
+    for (const ValidationCase& c : spec.cases) {
+      ++cases;
+      auto it = published.find(c.id);
+      ASSERT_NE(it, published.end()) << c.id << " is not in measurements.csv";
+      EXPECT_TRUE(matches_publication(c.measured, it->second))
+          << c.id << ": " << c.measured << " vs published '" << it->second << "'";
+    }
+  }
+  EXPECT_GE(cases, 40);
+}
+
+// The issue's acceptance rule, on the statistics recomputed from validation.csv.
+TEST(PublishedCases, ValidateMeetsTheIssueThresholds) {
+  const fs::path out = fs::temp_directory_path() / ("ddpsim_validate_" + std::to_string(getpid()));
+  const std::string command = "'" + kBinary + "' validate '" + kSourceDir +
+                              "/scenarios/validation' -o '" + out.string() + "' --no-plot -j 2 >'" +
+                              (out.string() + ".log") + "' 2>&1";
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0) << read_text(out.string() + ".log");
+
+  const std::string csv = (out / "validation.csv").string();
+  const CsvTable table = parse_csv(read_text(csv), csv);
+  const int id = csv_column(table, "id"), status_col = csv_column(table, "status"),
+            error = csv_column(table, "error_pct");
+  std::vector<double> abs_errors;
+  std::set<std::string> sources;
+  for (const auto& row : table.rows) {
+    EXPECT_NE(row[status_col], "failed") << row[id];
+    if (row[status_col] != "ok") continue;
+    const double e = std::fabs(std::stod(row[error]));
+    EXPECT_LE(e, 30.0) << row[id] << " misses by " << row[error] << " %";
+    abs_errors.push_back(e);
+    sources.insert(row[id].substr(0, row[id].find('-')));  // DLE, PTDDPB, TFB, NCCL, WGP
+  }
+  EXPECT_GE(abs_errors.size(), 40u);
+  EXPECT_GE(sources.size(), 4u);
+  EXPECT_LE(median(abs_errors), 10.0);
+  fs::remove_all(out);
+  fs::remove(out.string() + ".log");
+}
+
+}  // namespace
+}  // namespace ddpsim
