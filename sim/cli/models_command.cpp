@@ -17,7 +17,7 @@ std::string with_commas(long long v) {
 
 int run() {
   std::printf("%-18s %14s %12s %14s  %s\n", "model", "parameters", "GFLOP/sample",
-              "activations/s", "description");
+              "act./sample", "description");
   for (const ZooEntry& entry : model_zoo()) {
     ModelSpec spec;
     spec.name = entry.key;

@@ -68,14 +68,14 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
                      r.memory.fits ? "" : fmt::format(" -- DOES NOT FIT (largest batch that fits: {})",
                                                       r.memory.max_batch_that_fits));
   out += fmt::format("bottleneck      {}\n", r.bottleneck);
-  out += "bytes per step ";
-  bool any = false;
+  std::string links;
   for (size_t i = 0; i < r.bytes_per_link_class.size(); ++i) {
     if (r.bytes_per_link_class[i] <= 0) continue;
-    out += fmt::format(" {} {};", kLinkClassNames[i], units::format_bytes(r.bytes_per_link_class[i]));
-    any = true;
+    links += fmt::format("{}{} {}", links.empty() ? "" : ", ", kLinkClassNames[i],
+                         units::format_bytes(r.bytes_per_link_class[i]));
   }
-  out += any ? "  (bytes x links crossed)\n" : " none\n";
+  out += fmt::format("bytes per step  {}\n",
+                     links.empty() ? std::string("none") : links + "  (bytes x links crossed)");
   return out;
 }
 
