@@ -1,6 +1,9 @@
 #include "sim/cost/compute_cost.h"
 
 #include <algorithm>
+#include <optional>
+
+#include "sim/profile/profile_yaml.h"
 
 namespace ddpsim {
 namespace {
@@ -9,10 +12,70 @@ bool uses_tensor_cores(LayerKind kind) {
   return kind == LayerKind::kConv || kind == LayerKind::kLinear || kind == LayerKind::kAttention;
 }
 
-double roofline(double flops, double bytes, double peak, double bandwidth,
-                const ComputeSpec& compute) {
-  return std::max(flops / (peak * compute.efficiency),
-                  bytes / (bandwidth * compute.memory_efficiency));
+// The device a layer runs on: peaks and the fractions of them achieved.
+struct Device {
+  double tensor_peak = 0, scalar_peak = 0, bandwidth = 0;
+  double efficiency = 1, memory_efficiency = 1;
+};
+
+double roofline(double flops, double bytes, double peak, const Device& d) {
+  return std::max(flops / (peak * d.efficiency), bytes / (d.bandwidth * d.memory_efficiency));
+}
+
+LayerTime roofline_layer(const Layer& layer, double batch, double act, const Device& d) {
+  const double peak = uses_tensor_cores(layer.kind) ? d.tensor_peak : d.scalar_peak;
+  const double weights = static_cast<double>(layer.params()) * act;  // cast once per step
+  LayerTime t;
+  t.forward = roofline(layer.fwd_flops * batch, layer.fwd_bytes * batch * act + weights, peak, d);
+  t.backward = roofline(layer.fwd_flops * batch * layer.bwd_flops_factor,
+                        2 * layer.fwd_bytes * batch * act + 2 * weights, peak, d);
+  return t;
+}
+
+// compute.mode profile: measured layers as measured; other layers (or other models) by the
+// roofline at the profile's measured ceilings and per-kind efficiency; the optimizer as measured
+// when the profile timed it for this model, else streamed at the measured HBM bandwidth.
+void apply_profile(const Scenario& scenario, const Model& model, ComputePlan* plan) {
+  const CalibrationProfile profile = load_profile(scenario.compute.profile);
+  const GpuSpec& gpu = scenario.cluster.gpu;
+  const Precision precision = scenario.training.precision;
+  const double batch = scenario.training.batch_per_gpu;
+  Device base;
+  base.tensor_peak = profile.ceilings.gemm_flops(precision) > 0
+                         ? profile.ceilings.gemm_flops(precision)
+                         : matmul_peak(gpu, precision);
+  base.scalar_peak = profile.ceilings.gemm_flops(Precision::kFp32) > 0
+                         ? profile.ceilings.gemm_flops(Precision::kFp32)
+                         : gpu.fp32_flops;
+  base.bandwidth = profile.ceilings.d2d ? profile.ceilings.d2d->bandwidth : gpu.hbm_bandwidth;
+  plan->forward = plan->backward = 0;
+  for (size_t l = 0; l < model.layers.size(); ++l) {
+    const Layer& layer = model.layers[l];
+    LayerTime& t = plan->layers[l];
+    if (auto measured = layer_time(profile, model.name, precision, layer.name,
+                                   static_cast<int>(batch))) {
+      t.forward = measured->fwd;
+      t.backward = measured->bwd;
+    } else {
+      Device d = base;
+      d.efficiency = scenario.compute.efficiency;
+      d.memory_efficiency = scenario.compute.memory_efficiency;
+      // The profile's efficiency is the fraction of the (ceiling) roofline time achieved.
+      if (auto e = roofline_efficiency(profile, layer.kind)) d.efficiency = d.memory_efficiency = *e;
+      t = roofline_layer(layer, batch, activation_bytes(precision), d);
+    }
+    plan->forward += t.forward;
+    plan->backward += t.backward;
+  }
+  std::optional<double> optimizer;
+  for (const ModelRun& run : profile.runs)
+    if (run.model == model.name)
+      for (const OptimizerTiming& o : run.optimizer)
+        if (o.optimizer == scenario.training.optimizer && o.params == model.params())
+          optimizer = o.time.median;
+  plan->optimizer = optimizer.value_or(static_cast<double>(model.params()) *
+                                       optimizer_bytes_per_param(scenario.training.optimizer) /
+                                       base.bandwidth);
 }
 
 }  // namespace
@@ -53,20 +116,17 @@ ComputePlan plan_compute(const Scenario& scenario, const Model& model) {
   const GpuSpec& gpu = scenario.cluster.gpu;
   const double batch = scenario.training.batch_per_gpu;
   const double act = activation_bytes(scenario.training.precision);
-  const double weight_bytes = act;  // weights are cast to the compute dtype once per step
-  const double tc_peak = matmul_peak(gpu, scenario.training.precision);
+  Device device;
+  device.tensor_peak = matmul_peak(gpu, scenario.training.precision);
+  device.scalar_peak = gpu.fp32_flops;
+  device.bandwidth = gpu.hbm_bandwidth;
+  device.efficiency = scenario.compute.efficiency;
+  device.memory_efficiency = scenario.compute.memory_efficiency;
 
   ComputePlan plan;
   plan.layers.reserve(model.layers.size());
   for (const Layer& layer : model.layers) {
-    const double peak = uses_tensor_cores(layer.kind) ? tc_peak : gpu.fp32_flops;
-    const double weights = static_cast<double>(layer.params()) * weight_bytes;
-    LayerTime t;
-    t.forward = roofline(layer.fwd_flops * batch, layer.fwd_bytes * batch * act + weights, peak,
-                         gpu.hbm_bandwidth, scenario.compute);
-    t.backward = roofline(layer.fwd_flops * batch * layer.bwd_flops_factor,
-                          2 * layer.fwd_bytes * batch * act + 2 * weights, peak,
-                          gpu.hbm_bandwidth, scenario.compute);
+    const LayerTime t = roofline_layer(layer, batch, act, device);
     plan.forward += t.forward;
     plan.backward += t.backward;
     plan.layers.push_back(t);
@@ -74,6 +134,7 @@ ComputePlan plan_compute(const Scenario& scenario, const Model& model) {
   plan.optimizer = static_cast<double>(model.params()) *
                    optimizer_bytes_per_param(scenario.training.optimizer) /
                    (gpu.hbm_bandwidth * scenario.compute.memory_efficiency);
+  if (scenario.compute.mode == ComputeMode::kProfile) apply_profile(scenario, model, &plan);
 
   if (scenario.compute.mode == ComputeMode::kMeasured && scenario.compute.step_time > 0) {
     const double modelled = plan.step_time(scenario.training.gradient_accumulation);
