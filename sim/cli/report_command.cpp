@@ -2,19 +2,16 @@
 // folder), drawn by reports/ddpsim_report.py. It runs the Debian interpreter /usr/bin/python3
 // explicitly: matplotlib comes from Debian's python3-matplotlib, which only that interpreter
 // imports (another `python3` earlier on PATH usually cannot).
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "sim/cli/command.h"
 #include "sim/util/input_error.h"
+#include "sim/util/python_script.h"
 
 namespace ddpsim::cli {
 namespace {
@@ -27,15 +24,10 @@ struct Options {
   std::string point;
 } opts;
 
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* value = std::getenv(name);
-  return value && *value ? value : fallback;
-}
-
 int run() {
-  const std::string python = env_or("DDPSIM_PYTHON", "/usr/bin/python3");
+  const std::string python = python_interpreter();
   const std::string script =
-      env_or("DDPSIM_REPORTS_DIR", std::string(DDPSIM_SOURCE_DIR) + "/reports") +
+      reports_dir(std::string(DDPSIM_SOURCE_DIR) + "/reports") +
       "/ddpsim_report.py";
   std::error_code ec;
   if (!fs::exists(python, ec)) {
@@ -53,26 +45,10 @@ int run() {
                  script.c_str());
     return kExitFailure;
   }
-  std::vector<std::string> args = {python, script, opts.out_dir};
+  std::vector<std::string> args = {opts.out_dir};
   if (!opts.report_dir.empty()) args.insert(args.end(), {"-o", opts.report_dir});
   if (!opts.point.empty()) args.insert(args.end(), {"--point", opts.point});
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork() failed: ") + std::strerror(errno));
-  if (pid == 0) {
-    ::execv(python.c_str(), argv.data());
-    std::fprintf(stderr, "error: cannot run %s: %s\n", python.c_str(), std::strerror(errno));
-    ::_exit(kExitFailure);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return kExitFailure;
+  return run_python(script, args);
 }
 
 const bool registered = register_command({

@@ -8,14 +8,10 @@
 //
 // Exit code 0 when every non-pending scenario simulated; 1 when one failed, or when
 // --max-median / --max-case are given and exceeded; 2 for a malformed scenario or section.
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -31,6 +27,7 @@
 #include "sim/util/atomic_file.h"
 #include "sim/validation/case_prediction.h"
 #include "sim/validation/validation_table.h"
+#include "sim/util/python_script.h"
 
 namespace ddpsim::cli {
 namespace {
@@ -45,11 +42,6 @@ struct Options {
   double max_case = 0;
   bool no_plot = false;
 } opts;
-
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* value = std::getenv(name);
-  return value && *value ? value : fallback;
-}
 
 std::vector<std::string> scenario_files(const std::string& dir) {
   std::error_code ec;
@@ -76,9 +68,9 @@ std::string run_file(const std::string& relative) {
 
 // Draws the scatter plot; a missing interpreter is a note, not a failure (the CSV is the result).
 void draw_plot(const std::string& csv, const std::string& png) {
-  const std::string python = env_or("DDPSIM_PYTHON", "/usr/bin/python3");
+  const std::string python = python_interpreter();
   const std::string script =
-      env_or("DDPSIM_REPORTS_DIR", std::string(DDPSIM_SOURCE_DIR) + "/reports") +
+      reports_dir(std::string(DDPSIM_SOURCE_DIR) + "/reports") +
       "/validation_plot.py";
   std::error_code ec;
   if (!fs::exists(python, ec) || !fs::is_regular_file(script, ec)) {
@@ -86,22 +78,7 @@ void draw_plot(const std::string& csv, const std::string& png) {
                 script.c_str());
     return;
   }
-  std::vector<std::string> args = {python, script, csv, png};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork() failed: ") + std::strerror(errno));
-  if (pid == 0) {
-    ::execv(python.c_str(), argv.data());
-    ::_exit(kExitFailure);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+  if (run_python(script, {csv, png}) == 0) {
     std::printf("plot            %s\n", png.c_str());
   } else {
     std::printf("plot            failed (%s %s)\n", python.c_str(), script.c_str());

@@ -1,0 +1,52 @@
+#include "sim/util/python_script.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include "sim/util/input_error.h"
+
+namespace ddpsim {
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value && *value ? value : fallback;
+}
+
+}  // namespace
+
+std::string python_interpreter() { return env_or("DDPSIM_PYTHON", "/usr/bin/python3"); }
+
+std::string reports_dir(const std::string& source_reports_dir) {
+  return env_or("DDPSIM_REPORTS_DIR", source_reports_dir);
+}
+
+int run_python(const std::string& script, const std::vector<std::string>& args) {
+  const std::string python = python_interpreter();
+  std::vector<std::string> all = {python, script};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork() failed: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::execv(python.c_str(), argv.data());
+    std::fprintf(stderr, "error: cannot run %s: %s\n", python.c_str(), std::strerror(errno));
+    ::_exit(kExitFailure);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : kExitFailure;
+}
+
+}  // namespace ddpsim
