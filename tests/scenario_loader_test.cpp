@@ -572,7 +572,7 @@ TEST(ScenarioJson, EveryFieldAppearsInBaseUnits) {
                                           "/sync/alpha_beta",
                                           "/sync/alpha_beta_table",
                                           "/compute/mode",
-                                          "/compute/efficiency",
+                                          "/compute/efficiency", "/compute/memory_efficiency",
                                           "/compute/step_time_s",
                                           "/compute/profile",
                                           "/data/synthetic",
@@ -616,7 +616,7 @@ const std::vector<BadScenario>& bad_scenarios() {
   static const std::vector<BadScenario> cases = {
       {"unknown_top_level_key", 11, 1,
        "unknown key 'trainig' in the top level; allowed keys: name, seed, cluster, model, "
-       "training, sync, compute, data, stragglers, sweep (did you mean 'training'?)"},
+       "training, sync, compute, data, stragglers, sweep, validation (did you mean 'training'?)"},
       {"unknown_cluster_key", 3, 3,
        "unknown key 'node' in cluster; allowed keys: nodes, gpus_per_node, gpu, intra_node, pcie, "
        "cpu_cores, nic, fabric (did you mean 'nodes'?)"},

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/command.h"
+#include "sim/cost/iteration_plan.h"
+#include "sim/cost/resource_estimate.h"
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
 #include "sim/results/result_json.h"
@@ -24,17 +26,25 @@ struct Options {
   bool json = false;
   bool no_baseline = false;
   int trace_gpus = 8;
+  double max_wall = 0;
 } opts;
+
+// Without --max-wall a run expected to take longer than this is refused before it starts.
+constexpr double kDefaultWallLimitSeconds = 3600;
 
 int run() {
   const Scenario scenario = load_scenario(opts.scenario, opts.overrides);
   Model model;
   std::string error;
   if (!build_model(scenario.model, &model, &error)) throw InputError({scenario.source, 0, 0}, error);
+  // Refuse what this machine cannot simulate before building anything (resource_estimate.h).
+  check_resources(scenario, estimate_resources(scenario, build_iteration_plan(scenario, model)),
+                  machine_limits(opts.max_wall > 0 ? 0 : kDefaultWallLimitSeconds));
 
   SimOptions sim;
   sim.trace_gpus = opts.trace_gpus;
   sim.baseline = !opts.no_baseline;
+  sim.max_wall_seconds = opts.max_wall;
   const SimulationResult result = simulate(scenario, sim);
 
   const std::string out_dir = opts.out_dir.empty() ? "out/" + scenario.name : opts.out_dir;
@@ -50,6 +60,11 @@ int run() {
     std::printf("%s", format_summary(scenario, model, result).c_str());
     std::printf("results         %s/results.json  (timeline: %s/trace.json, open in Perfetto)\n",
                 out_dir.c_str(), out_dir.c_str());
+  }
+  if (result.partial) {
+    std::fprintf(stderr, "warning: stopped by --max-wall %g s: the results cover the completed "
+                 "steps only and are marked \"partial\": true (%s)\n",
+                 opts.max_wall, result.notes.c_str());
   }
   return 0;
 }
@@ -69,6 +84,11 @@ const bool registered = register_command({
                     "Skip the single-GPU run (no scaling efficiency)");
       app->add_option("--trace-gpus", opts.trace_gpus, "GPUs recorded in trace.json")
           ->check(CLI::NonNegativeNumber);
+      app->add_option("--max-wall", opts.max_wall,
+                      "Stop the simulation after this many wall-clock seconds and write the "
+                      "completed steps, marked partial (also lifts the 1 h refusal of runs "
+                      "expected to be slower)")
+          ->check(CLI::PositiveNumber);
     },
     run,
 });

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "sim/cli/command.h"
+#include "sim/cost/resource_estimate.h"
+#include "sim/model/model_zoo.h"
 #include "sim/engine/simulation.h"
 #include "sim/results/result_json.h"
 #include "sim/sweep/process_pool.h"
@@ -123,6 +125,25 @@ void print_table(const SweepPlan& plan, const CsvTable& csv) {
   }
 }
 
+// Refuses, before anything runs, a point this machine cannot simulate within an hour
+// (resource_estimate.h); the message names the point.
+void check_point_resources(const SweepPlan& plan, const Shard& shard) {
+  const ResourceLimits limits = machine_limits(3600);
+  for (const PlannedPoint& p : plan.points) {
+    if (!shard.owns(p.point.index)) continue;
+    Model model;
+    std::string error;
+    if (!build_model(p.scenario.model, &model, &error)) continue;  // plan_sweep reported it
+    try {
+      const IterationPlan iteration = build_iteration_plan(p.scenario, model);
+      check_resources(p.scenario, estimate_resources(p.scenario, iteration), limits);
+    } catch (const InputError& e) {
+      throw InputError(e.where(), "sweep point " + std::to_string(p.point.index) + " (" +
+                                      describe_point(p.point) + "): " + e.message());
+    }
+  }
+}
+
 int list_points(const SweepPlan& plan, const Shard& shard) {
   for (const PlannedPoint& p : plan.points) {
     if (!shard.owns(p.point.index)) continue;
@@ -143,6 +164,7 @@ int run() {
   const SweepPlan plan = plan_sweep(opts.scenario, opts.overrides, opts.sweeps, fingerprint);
   const Shard shard = resolve_shard();
   if (opts.list) return list_points(plan, shard);
+  check_point_resources(plan, shard);
 
   const std::string out_dir =
       opts.out_dir.empty() ? "out/" + plan.points.front().scenario.name : opts.out_dir;

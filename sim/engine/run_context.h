@@ -17,6 +17,8 @@ namespace ddpsim {
 struct WorkerStats {
   Breakdown sum;                 // over measured steps
   std::vector<double> step_end;  // simulated time at the end of each step
+  int steps_done = 0;            // completed steps (fewer when --max-wall stopped the run)
+  Breakdown sum_done;            // `sum` as it was at the end of the last completed step
 };
 
 struct RunContext {

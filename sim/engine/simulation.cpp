@@ -1,6 +1,7 @@
 #include "sim/engine/simulation.h"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,10 +28,37 @@ Model build_or_throw(const ModelSpec& spec) {
   return model;
 }
 
+// --max-wall: a daemon actor looks at the wall clock every `dt` of simulated time, adapting dt
+// so that it looks about every 10 ms of wall time (at least 16 times per single-GPU step), and
+// stops every actor once the deadline has passed.
+void watch_wall_clock(std::chrono::steady_clock::time_point deadline, double max_dt) {
+  using Clock = std::chrono::steady_clock;
+  double dt = std::min(1e-6, max_dt);
+  Clock::time_point last = Clock::now();
+  for (;;) {
+    simgrid::s4u::this_actor::sleep_for(dt);
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline) {
+      simgrid::s4u::Actor::kill_all();
+      return;
+    }
+    const double wall = std::chrono::duration<double>(now - last).count();
+    last = now;
+    if (wall < 0.005) dt = std::min(2 * dt, max_dt);
+    if (wall > 0.02) dt = std::max(dt / 2, 1e-12);
+  }
+}
+
 void summarise(const RunContext& ctx, const Model& model, SimulationResult* r) {
   const Scenario& s = *ctx.scenario;
   const int p = s.cluster.total_gpus();
-  const int steps = ctx.steps(), warmup = ctx.warmup(), measured = steps - warmup;
+  // A run stopped by --max-wall is summarised over the steps every GPU completed; when those do
+  // not reach past warmup, over the completed warmup steps (iteration time only).
+  int steps = ctx.steps();
+  for (const WorkerStats& w : ctx.workers) steps = std::min(steps, w.steps_done);
+  r->partial = steps < ctx.steps();
+  const int warmup = steps > ctx.warmup() ? ctx.warmup() : 0;
+  const int measured = steps - warmup;  // 0 only when stopped before any step completed
 
   auto latest_end = [&](int step) {
     double t = 0;
@@ -38,16 +66,19 @@ void summarise(const RunContext& ctx, const Model& model, SimulationResult* r) {
     return t;
   };
   const double start = warmup > 0 ? latest_end(warmup - 1) : 0.0;
-  r->iteration_time = (latest_end(steps - 1) - start) / measured;
+  if (measured > 0) r->iteration_time = (latest_end(steps - 1) - start) / measured;
   r->global_batch = static_cast<double>(p) * s.training.batch_per_gpu *
                     s.training.gradient_accumulation;
   r->samples_per_second = r->iteration_time > 0 ? r->global_batch / r->iteration_time : 0;
 
   double slowest_compute = -1;
   for (int rank = 0; rank < p; ++rank) {
-    Breakdown b = ctx.workers[rank].sum;
+    const WorkerStats& w = ctx.workers[rank];
+    Breakdown b = r->partial ? w.sum_done : w.sum;
+    // Partial: this GPU's own completed measured steps (warmup steps are never summed).
+    const int summed = r->partial ? std::max(w.steps_done - ctx.warmup(), 0) : measured;
     for (double* v : {&b.data_wait, &b.forward, &b.backward, &b.exposed_comm, &b.optimizer})
-      *v /= measured;
+      *v = summed > 0 ? *v / summed : 0.0;
     r->breakdown.data_wait += b.data_wait / p;
     r->breakdown.forward += b.forward / p;
     r->breakdown.backward += b.backward / p;
@@ -58,16 +89,17 @@ void summarise(const RunContext& ctx, const Model& model, SimulationResult* r) {
       slowest_compute = compute;
       r->slowest_gpu = b;
     }
-    r->comm_time += ctx.sync->comm_busy(rank) / measured / p;
+    if (summed > 0) r->comm_time += ctx.sync->comm_busy(rank) / summed / p;
   }
   if (r->iteration_time > 0) {
     r->comm_share = r->comm_time / r->iteration_time;
     r->exposed_comm_share = r->breakdown.exposed_comm / r->iteration_time;
   }
+  const int per = std::max(steps, 1);
   for (int c = 0; c < kLinkClasses; ++c)
-    r->bytes_per_link_class[c] = ctx.traffic.bytes_per_class[c] / steps;
-  for (const auto& [host, bytes] : ctx.traffic.sent) r->bytes_sent += bytes / steps;
-  for (const auto& [host, bytes] : ctx.traffic.received) r->bytes_received += bytes / steps;
+    r->bytes_per_link_class[c] = ctx.traffic.bytes_per_class[c] / per;
+  for (const auto& [host, bytes] : ctx.traffic.sent) r->bytes_sent += bytes / per;
+  for (const auto& [host, bytes] : ctx.traffic.received) r->bytes_received += bytes / per;
   r->buckets = ctx.sync->bucket_reports();
   const double step_alone = ctx.plan->compute.step_time(s.training.gradient_accumulation);
   r->train_rate_per_gpu =
@@ -109,6 +141,7 @@ Scenario single_gpu_baseline(const Scenario& scenario) {
 }
 
 SimulationResult run_simulation(const Scenario& scenario, const SimOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
   const Model model = build_or_throw(scenario.model);
   const IterationPlan plan = build_iteration_plan(scenario, model);
 
@@ -131,6 +164,15 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
   for (int rank = 0; rank < scenario.cluster.total_gpus(); ++rank)
     simgrid::s4u::Actor::create("worker" + std::to_string(rank), platform.gpus[rank],
                                 [&ctx, rank] { run_worker(&ctx, rank); });
+  if (options.max_wall_seconds > 0) {
+    const auto deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double>(options.max_wall_seconds));
+    const double step = plan.compute.step_time(scenario.training.gradient_accumulation);
+    const double max_dt = step > 0 ? step / 16 : 1e-3;
+    simgrid::s4u::Actor::create("wall-clock", platform.gpus[0],
+                                [deadline, max_dt] { watch_wall_clock(deadline, max_dt); })
+        ->daemonize();
+  }
   engine.run();
 
   SimulationResult result;
@@ -140,7 +182,15 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
   summarise(ctx, model, &result);
   result.memory = memory_report(scenario, model);
   result.notes = sync_notes(scenario);
+  if (result.partial) {
+    int done = scenario.training.iterations;
+    for (const WorkerStats& w : ctx.workers) done = std::min(done, w.steps_done);
+    result.notes += "; partial: stopped by --max-wall after " + std::to_string(done) + " of " +
+                    std::to_string(scenario.training.iterations) + " steps";
+  }
   result.bottleneck = bottleneck_label(result);
+  // Stopped before every GPU finished one step: there is nothing to label.
+  if (result.partial && result.iteration_time == 0) result.bottleneck = "unknown";
   return result;
 }
 

@@ -68,6 +68,8 @@ void run_worker(RunContext* ctx, int rank) {
     if (ctx->sync->worker_runs_optimizer())
       compute(ctx, rank, step, plan.compute.optimizer * slow, &sum.optimizer, "optimizer");
     stats.step_end[step] = now();
+    stats.steps_done = step + 1;
+    stats.sum_done = sum;
   }
 }
 

@@ -74,7 +74,11 @@ class Builder {
     require(s.nic.count >= 1, "nic.count must be >= 1");
     require(s.fabric.nodes_per_leaf >= 1, "fabric.nodes_per_leaf must be >= 1");
     require(s.fabric.oversubscription > 0, "fabric.oversubscription must be > 0");
-    require(s.pcie_bandwidth > 0 && s.nic.bandwidth > 0, "pcie and nic bandwidths must be > 0");
+    // One node may leave its NICs unspecified (the loader's rule): nothing leaves the node.
+    const bool nic_unused = s.nodes == 1 && p_.extras.dedicated_servers == 0 &&
+                            !p_.extras.shared_storage;
+    require(s.pcie_bandwidth > 0 && (s.nic.bandwidth > 0 || nic_unused),
+            "pcie and nic bandwidths must be > 0");
     require(s.intra_node.kind == IntraNodeKind::kPcie || s.intra_node.bandwidth > 0,
             "intra_node.bandwidth must be > 0");
     require(p_.extras.dedicated_servers >= 0, "dedicated_servers must be >= 0");
@@ -89,6 +93,8 @@ class Builder {
     const ClusterSpec& s = p_.spec;
     const bool nvlink = s.intra_node.kind != IntraNodeKind::kPcie;
     const double client_bw = p_.extras.storage_client_bandwidth;
+    // Unused NIC links of a one-node cluster without NICs still need a positive capacity.
+    const double nic_bw = s.nic.bandwidth > 0 ? s.nic.bandwidth : s.pcie_bandwidth;
     p_.node_links.resize(s.nodes);
     for (int node = 0; node < s.nodes; ++node) {
       NodeLinks& nl = p_.node_links[node];
@@ -106,8 +112,8 @@ class Builder {
       }
       for (int k = 0; k < s.nic.count; ++k) {
         const std::string nic = name + ".nic" + std::to_string(k);
-        nl.nic_up.push_back(link(spine, nic + ".up", s.nic.bandwidth, LinkClass::kNic));
-        nl.nic_down.push_back(link(spine, nic + ".down", s.nic.bandwidth, LinkClass::kNic));
+        nl.nic_up.push_back(link(spine, nic + ".up", nic_bw, LinkClass::kNic));
+        nl.nic_down.push_back(link(spine, nic + ".down", nic_bw, LinkClass::kNic));
       }
       if (client_bw > 0) {
         nl.client_up = link(spine, name + ".client.up", client_bw, LinkClass::kStorage);
@@ -115,7 +121,7 @@ class Builder {
       }
     }
     const double uplink =
-        s.fabric.nodes_per_leaf * s.nic.count * s.nic.bandwidth / s.fabric.oversubscription;
+        s.fabric.nodes_per_leaf * s.nic.count * nic_bw / s.fabric.oversubscription;
     for (int leaf = 0; leaf < leaves; ++leaf) {
       const std::string name = "leaf" + std::to_string(leaf);
       p_.leaf_up.push_back(link(spine, name + ".up", uplink, LinkClass::kFabric));

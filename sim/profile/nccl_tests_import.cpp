@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <limits>
 
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <set>
@@ -16,6 +18,10 @@
 namespace ddpsim {
 
 namespace {
+
+// What a profile holds (profile_yaml.cpp reads no more back): a measured time above 11 days, a
+// size above an exabyte or a time per byte above one second (below 1 B/s) is not a measurement.
+constexpr double kMaxSeconds = 1e6, kMaxBytes = 1e18, kMaxBeta = 1;
 
 struct Token {
   std::string text;
@@ -49,8 +55,9 @@ bool parse_integer(const std::string& text, long long* out) {
   if (text.empty()) return false;
   const char* begin = text.c_str();
   char* end = nullptr;
+  errno = 0;
   *out = std::strtoll(begin, &end, 10);
-  return end == begin + text.size();
+  return end == begin + text.size() && errno != ERANGE;  // ERANGE: clamped to LLONG_MIN/MAX
 }
 
 bool parse_real(const std::string& text, double* out) {
@@ -163,21 +170,31 @@ NcclTestsLog parse_nccl_tests_log(const std::string& text, const std::string& fi
     if (!parse_integer(tokens[h.size].text, &size) || size <= 0)
       fail(tokens[h.size].column,
            "size: expected a positive integer number of bytes, got '" + tokens[h.size].text + "'");
+    if (static_cast<double>(size) > kMaxBytes)
+      fail(tokens[h.size].column, "size: at most 1e18 bytes, got " + tokens[h.size].text);
     if (!parse_integer(tokens[h.count].text, &count) || count < 0)
       fail(tokens[h.count].column,
            "count: expected a non-negative integer, got '" + tokens[h.count].text + "'");
     if (h.type >= 0 && (op == CollectiveOp::kAllReduce || op == CollectiveOp::kBroadcast)) {
       const int elem = type_size(tokens[h.type].text);
-      if (elem > 0 && count * elem != size)
+      // count * elem would overflow beyond this: it cannot equal a size anyway.
+      const bool huge = elem > 0 && count > std::numeric_limits<long long>::max() / elem;
+      if (elem > 0 && (huge || count * elem != size))
         fail(tokens[h.count].column,
              fmt::format("count {} x sizeof({}) = {} differs from size {}: this is not an {} "
                          "log (pass the collective it measured with --op)",
-                         count, tokens[h.type].text, count * elem, size, collective_op_key(op)));
+                         count, tokens[h.type].text,
+                         huge ? std::string("more than 2^63") : std::to_string(count * elem),
+                         size, collective_op_key(op)));
     }
     double time_us = 0;
-    if (!parse_real(tokens[h.time].text, &time_us) || !(time_us > 0))
+    // time_us * 1e-6 must stay a positive double (1e-320 us would become 0 s).
+    if (!parse_real(tokens[h.time].text, &time_us) || !(time_us * 1e-6 > 0))
       fail(tokens[h.time].column,
            "time: expected a positive number of microseconds, got '" + tokens[h.time].text + "'");
+    if (time_us * 1e-6 > kMaxSeconds)
+      fail(tokens[h.time].column,
+           "time: at most 1e6 seconds (1e12 us), got " + tokens[h.time].text + " us");
     if (h.wrong >= 0) {
       long long wrong = 0;
       const std::string& w = tokens[h.wrong].text;
@@ -235,6 +252,14 @@ CollectiveSweep import_nccl_tests(const std::string& path, CollectiveOp op,
   if (!log.nccl_version.empty()) sweep.source += ", NCCL " + log.nccl_version;
   sweep.samples = log.samples;
   fit_sweep(&sweep, options);
+  for (const AlphaBetaPoint& range : sweep.fit) {
+    if (range.beta > kMaxBeta)
+      throw InputError({path, 0, 0},
+                       fmt::format("the times imply more than 1 second per byte (below 1 B/s) "
+                                   "between {} and {} bytes: these are not the times of a "
+                                   "collective",
+                                   range.min_bytes, range.max_bytes));
+  }
   return sweep;
 }
 

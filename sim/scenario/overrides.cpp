@@ -1,5 +1,7 @@
 #include "sim/scenario/overrides.h"
 
+#include "sim/util/utf8.h"
+
 namespace ddpsim {
 namespace {
 
@@ -11,6 +13,11 @@ SourceLocation override_location(const std::string& what) {
 
 Override parse_override(const std::string& text) {
   size_t equals = text.find('=');
+  if (invalid_utf8_offset(text)) {
+    throw InputError(override_location(text.substr(0, equals)),
+                     "the override is not valid UTF-8 (results are JSON, which can carry no "
+                     "other encoding)");
+  }
   if (equals == std::string::npos) {
     throw InputError(override_location(text),
                      "expected key.path=value (e.g. cluster.nodes=8), got '" + text + "'");

@@ -8,6 +8,7 @@
 
 #include "sim/scenario/overrides.h"
 #include "sim/scenario/scenario_sections.h"
+#include "sim/util/utf8.h"
 
 namespace ddpsim {
 namespace {
@@ -68,6 +69,7 @@ std::string as_existing_path(const YamlValue& value, const YamlContext& context)
 
 Scenario parse_scenario_text(const std::string& yaml_text, const std::string& file_name,
                              const std::vector<std::string>& overrides) {
+  require_utf8(yaml_text, file_name);
   YamlContext context(file_name);
   YAML::Node root;
   try {

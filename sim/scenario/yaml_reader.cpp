@@ -261,8 +261,12 @@ std::string as_string(const YamlValue& value) { return scalar_text(value, "a str
 double as_quantity(const YamlValue& value, units::Kind kind, Sign sign, bool allow_bare) {
   std::string text =
       scalar_text(value, "a quantity with a unit (" + units::allowed_units(kind) + ")");
-  // Zero is zero in every unit, so "0" needs none where zero is allowed (it means "unset").
-  if (sign == Sign::kNonNegative && text == "0") return 0;
+  // Zero is zero in every unit, so "0" needs none where zero is allowed (it means "unset"); where
+  // it is not, say so rather than ask for a unit.
+  if (text == "0") {
+    if (sign == Sign::kNonNegative) return 0;
+    fail(value, "must be greater than zero, got '0'");
+  }
   units::Parsed parsed = units::parse(text, kind, allow_bare);
   if (!parsed.value) fail(value, parsed.error);
   if (sign == Sign::kPositive && *parsed.value <= 0) {

@@ -118,6 +118,17 @@ SweepPlan plan_sweep(const std::string& scenario_file,
   }
 
   std::set<std::string> models_checked;
+  if (plan.spec.point_count() > kMaxSweepPoints) {
+    double points = 1;
+    for (const SweepAxis& axis : plan.spec.axes) points *= static_cast<double>(axis.values.size());
+    char count[32];
+    std::snprintf(count, sizeof count, points < 1e15 ? "%.0f" : "%.3g", points);
+    throw InputError(plan.spec.axes.front().key_where,
+                     std::string("the sweep has ") + count + " points (the product of its " +
+                         std::to_string(plan.spec.axes.size()) + " axes' sizes), more than the " +
+                         std::to_string(kMaxSweepPoints) +
+                         " one sweep may have: sweep fewer values, or run several sweeps");
+  }
   for (SweepPoint& point : expand_sweep(plan.spec)) {
     std::vector<std::string> overrides = set_overrides;
     overrides.insert(overrides.end(), point.overrides.begin(), point.overrides.end());

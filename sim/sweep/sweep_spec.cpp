@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
+
 namespace ddpsim {
 namespace {
 
@@ -92,7 +94,12 @@ std::string trim(const std::string& s) {
 size_t SweepSpec::point_count() const {
   if (axes.empty()) return 0;
   size_t count = 1;
-  for (const SweepAxis& axis : axes) count *= axis.values.size();
+  for (const SweepAxis& axis : axes) {
+    const size_t n = axis.values.size();
+    // Saturate: 16 axes of 16 values wrapped around to 0 points.
+    if (n != 0 && count > SIZE_MAX / n) return SIZE_MAX;
+    count *= n;
+  }
   return count;
 }
 

@@ -26,9 +26,12 @@ struct SweepAxis {
   std::vector<SweepValue> values;
 };
 
+// plan_sweep() refuses sweeps with more points: each is resolved before any runs.
+constexpr size_t kMaxSweepPoints = 1000000;
+
 struct SweepSpec {
   std::vector<SweepAxis> axes;
-  size_t point_count() const;  // product of the axis sizes; 0 when there are no axes
+  size_t point_count() const;  // product of the axis sizes (saturating); 0 when there are no axes
 };
 
 struct SweepPoint {

@@ -1,0 +1,254 @@
+#include "sim/cost/resource_estimate.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "sim/util/input_error.h"
+
+namespace ddpsim {
+namespace {
+
+// CPU time and peak RSS of `ddpsim simulate` on the build machine, ResNet-50, flow and chunked
+// ring from 32 to 8192 GPUs (docs/reliability.md, "Resource guards").
+constexpr double kPlatformSecondsPerGpu = 4.0e-5;   // hosts, links, zones
+constexpr double kPlatformSecondsPerGpu2 = 1.5e-8;  // route self-test and zone lookups
+// One simulated message or sleep: 2.4 us at 128 GPUs, 3.2 us at 256, 6-11 us from 2048 on (the
+// max-min solver's shared components grow with the platform).
+constexpr double kSecondsPerEventSmall = 2.5e-6;
+constexpr double kSecondsPerEventPerDoubling = 1.0e-6;  // per doubling of the GPUs above 128
+constexpr double kBaseMemoryBytes = 32.0 * 1024 * 1024;
+constexpr double kMemoryPerGpu = 12.0 * 1024;      // hosts, links, routes, per-rank state
+constexpr double kMemoryPerActor = 8.0 * 1024;     // resident part of its stack + context
+constexpr double kMemoryPerInFlightMessage = 256;  // a pending comm and its mailbox entry
+
+// Distinct out-edges per rank of the ring (ring_allreduce.cpp): inside a node every ring goes
+// l -> l+1, so they share that edge; the rank where ring c leaves the node adds one more.
+double ring_edges_per_rank(const ClusterSpec& c, int channels) {
+  if (c.nodes == 1) return 1;
+  return std::min(2.0, 1.0 + static_cast<double>(channels) / c.gpus_per_node);
+}
+
+int channels_of(const ClusterSpec& c, int requested) {
+  int channels = requested > 0 ? requested : (c.nodes > 1 ? c.nic.count : 1);
+  return std::clamp(channels, 1, c.gpus_per_node);
+}
+
+struct SyncCost {
+  double messages_per_call = 0;  // one all-reduce of one bucket, all ranks
+  double sleeps_per_call = 0;    // latency sleeps, all ranks
+  std::string description;
+};
+
+SyncCost all_reduce_cost(const Scenario& s, double bucket_bytes) {
+  const ClusterSpec& c = s.cluster;
+  const double p = c.total_gpus();
+  SyncCost cost;
+  if (p == 1) {
+    cost.description = "one GPU: no communication";
+    return cost;
+  }
+  if (!s.sync.alpha_beta_table.empty() || !s.sync.alpha_beta.empty()) {
+    cost.sleeps_per_call = p;
+    cost.description = "alpha-beta table: one sleep per rank per bucket, no flows";
+    return cost;
+  }
+  const int channels = channels_of(c, s.sync.channels);
+  const double edges = ring_edges_per_rank(c, channels);
+  const double ring_flow = p * edges;
+  const double ring_chunked = 2 * (p - 1) * p * edges;
+  const double tree = 4 * p;
+  switch (s.sync.algorithm) {
+    case AllReduceAlgorithm::kRing:
+      if (s.sync.mode == CollectiveMode::kChunked) {
+        cost.messages_per_call = ring_chunked;
+        cost.sleeps_per_call = 2 * (p - 1) * p;
+        cost.description = "ring, chunked mode: 2(p-1)p messages per bucket";
+      } else {
+        cost.messages_per_call = ring_flow;
+        cost.sleeps_per_call = p;
+        cost.description = "ring, flow mode: one flow per ring edge per bucket";
+      }
+      break;
+    case AllReduceAlgorithm::kAuto:
+      cost.messages_per_call =
+          s.sync.mode == CollectiveMode::kChunked ? std::max(ring_chunked, tree) : tree;
+      cost.sleeps_per_call = s.sync.mode == CollectiveMode::kChunked ? 2 * (p - 1) * p : p;
+      cost.description = s.sync.mode == CollectiveMode::kChunked
+                             ? "auto (ring chunked or tree): up to 2(p-1)p messages per bucket"
+                             : "auto (ring or tree), flow mode";
+      break;
+    case AllReduceAlgorithm::kTree:
+      cost.messages_per_call = tree;
+      cost.sleeps_per_call = p;
+      cost.description = "tree: one flow per tree and chain edge per bucket";
+      break;
+    case AllReduceAlgorithm::kHalvingDoubling: {
+      const double q = std::exp2(std::floor(std::log2(p)));
+      cost.messages_per_call = 2 * q * std::log2(q) + 4 * (p - q);
+      cost.sleeps_per_call = cost.messages_per_call;
+      cost.description = "halving-doubling: 2p log2(p) messages per bucket";
+      break;
+    }
+    case AllReduceAlgorithm::kHierarchical:
+      cost.messages_per_call = 3 * p;
+      cost.sleeps_per_call = 3 * p;
+      cost.description = "hierarchical: three ring phases of one flow per edge";
+      break;
+  }
+  (void)bucket_bytes;
+  return cost;
+}
+
+SyncCost parameter_server_cost(const Scenario& s, double bucket_bytes) {
+  const ParameterServerSpec& ps = s.sync.ps;
+  const double p = s.cluster.total_gpus();
+  const double chunks = std::max(1.0, std::ceil(bucket_bytes / ps.chunk_bytes));
+  SyncCost cost;
+  // Push and pull of every chunk by every worker, plus the intra-node gather rings.
+  cost.messages_per_call = 2 * p * chunks + 2 * p;
+  cost.sleeps_per_call = cost.messages_per_call;
+  cost.description = "parameter servers: a push and a pull per worker and chunk";
+  return cost;
+}
+
+// 1234567 -> "1,234,567" (no locale: the C++ locales present differ between machines).
+std::string with_commas(double value) {
+  std::string digits = fmt::format("{:.0f}", std::max(0.0, value));
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
+  return digits;
+}
+
+std::string human_seconds(double s) {
+  if (s < 120) return fmt::format("{:.0f} s", s);
+  if (s < 7200) return fmt::format("{:.0f} min", s / 60);
+  if (s < 2 * 86400) return fmt::format("{:.1f} h", s / 3600);
+  return fmt::format("{:.0f} days", s / 86400);
+}
+
+std::string human_bytes(double b) {
+  if (b < 1024.0 * 1024 * 1024) return fmt::format("{:.0f} MiB", b / (1024.0 * 1024));
+  return fmt::format("{:.1f} GiB", b / (1024.0 * 1024 * 1024));
+}
+
+}  // namespace
+
+ResourceEstimate estimate_resources(const Scenario& s, const IterationPlan& plan) {
+  ResourceEstimate e;
+  const ClusterSpec& c = s.cluster;
+  const double p = c.total_gpus();
+  e.gpus = c.total_gpus();
+
+  // Actors: one worker per GPU, its communication stream(s), servers, loader pipeline stages.
+  int64_t per_gpu = 1;
+  int64_t extra = 0;
+  if (s.sync.strategy == SyncStrategy::kParameterServer) {
+    per_gpu += 2;  // push and pull streams
+    extra += s.sync.ps.servers;
+  } else {
+    per_gpu += 1;  // the all-reduce stream
+  }
+  if (!s.data.synthetic) per_gpu += s.data.decode == DecodeKind::kGpu ? 2 : 3;
+  e.actors = per_gpu * e.gpus + extra + 1;  // + a --max-wall watchdog
+
+  // Messages: every bucket is synchronised once per optimizer step (local SGD: once per period).
+  double messages = 0, sleeps = 0;
+  for (const Bucket& bucket : plan.buckets) {
+    const SyncCost cost = s.sync.strategy == SyncStrategy::kParameterServer
+                              ? parameter_server_cost(s, bucket.bytes)
+                              : all_reduce_cost(s, bucket.bytes);
+    messages += cost.messages_per_call;
+    sleeps += cost.sleeps_per_call;
+    e.sync_cost = cost.description;
+  }
+  if (plan.buckets.empty()) e.sync_cost = "no gradients: no communication";
+  if (s.sync.strategy == SyncStrategy::kLocalSgd) {
+    messages /= s.sync.local_sgd_period;
+    sleeps /= s.sync.local_sgd_period;
+  }
+  const double buckets = static_cast<double>(plan.buckets.size());
+  const double micro = s.training.gradient_accumulation;
+  // Per rank and step: data wait, forward and backward per micro-batch, a backward segment and a
+  // ready signal per bucket, the optimizer; a loader moves every batch through its stages.
+  double compute_events = p * (micro * 3 + 2 * buckets + 2);
+  if (!s.data.synthetic) compute_events += p * micro * 4;
+  e.messages_per_step = messages;
+  e.events_per_step = messages + sleeps + compute_events;
+
+  e.platform_seconds = kPlatformSecondsPerGpu * p + kPlatformSecondsPerGpu2 * p * p;
+  const double per_event =
+      kSecondsPerEventSmall + kSecondsPerEventPerDoubling * std::max(0.0, std::log2(p / 128));
+  e.wall_seconds = e.platform_seconds + per_event * e.events_per_step * s.training.iterations;
+
+  // The largest bucket's messages can all be in flight at once (chunked: one step's worth).
+  double in_flight = 0;
+  if (!plan.buckets.empty()) {
+    const double per_call = messages / std::max(1.0, buckets);
+    in_flight =
+        s.sync.mode == CollectiveMode::kChunked ? per_call / std::max(1.0, 2 * (p - 1)) : per_call;
+  }
+  e.memory_bytes = kBaseMemoryBytes + kMemoryPerGpu * p + kMemoryPerActor * e.actors +
+                   kMemoryPerInFlightMessage * in_flight;
+  return e;
+}
+
+ResourceLimits machine_limits(double max_wall_seconds) {
+  ResourceLimits limits;
+  // Two mappings per actor stack (the stack and its guard page), and headroom for the libraries.
+  std::ifstream in("/proc/sys/vm/max_map_count");
+  int64_t max_map_count = 0;
+  if (in >> max_map_count && max_map_count > 4000) limits.max_actors = (max_map_count - 2000) / 2;
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page_size > 0) {
+    limits.max_memory_bytes = static_cast<double>(pages) * static_cast<double>(page_size);
+  }
+  limits.max_wall_seconds = max_wall_seconds;
+  return limits;
+}
+
+void check_resources(const Scenario& s, const ResourceEstimate& e, const ResourceLimits& limits) {
+  const SourceLocation where{s.source.empty() ? std::string("<scenario>") : s.source, 0, 0};
+  const std::string fewer_gpus = fmt::format("simulate fewer GPUs (e.g. --set cluster.nodes={})",
+                                             std::max(1, s.cluster.nodes / 2));
+  if (e.actors > limits.max_actors) {
+    throw InputError(
+        where,
+        fmt::format("too large to simulate here: {} GPUs need about {} SimGrid actors, more than "
+                    "the {} this machine allows (each actor's stack takes two memory mappings "
+                    "and vm.max_map_count limits them); {}, or raise vm.max_map_count",
+                    e.gpus, with_commas(static_cast<double>(e.actors)),
+                    with_commas(static_cast<double>(limits.max_actors)), fewer_gpus));
+  }
+  std::string cheaper = fewer_gpus;
+  if (s.sync.mode == CollectiveMode::kChunked &&
+      (s.sync.algorithm == AllReduceAlgorithm::kRing ||
+       s.sync.algorithm == AllReduceAlgorithm::kAuto) &&
+      s.sync.strategy != SyncStrategy::kParameterServer) {
+    cheaper =
+        "use --set sync.mode=flow (one flow per ring edge: the same ring time to 1e-6, "
+        "O(p) instead of O(p^2) messages), or " +
+        fewer_gpus;
+  }
+  if (limits.max_memory_bytes > 0 && e.memory_bytes > limits.max_memory_bytes) {
+    throw InputError(
+        where,
+        fmt::format("too large to simulate here: about {} of memory needed ({} GPUs, "
+                    "{} actors, {}), more than the {} of this machine; {}",
+                    human_bytes(e.memory_bytes), e.gpus, with_commas(static_cast<double>(e.actors)),
+                    e.sync_cost, human_bytes(limits.max_memory_bytes), cheaper));
+  }
+  if (limits.max_wall_seconds > 0 && e.wall_seconds > limits.max_wall_seconds) {
+    throw InputError(
+        where, fmt::format("too slow to simulate: about {} of wall time expected ({} GPUs, {} "
+                           "messages per step: {}), above the limit of {}; {}, or allow it with "
+                           "--max-wall SECONDS (the run then stops cleanly with partial results)",
+                           human_seconds(e.wall_seconds), e.gpus, with_commas(e.messages_per_step),
+                           e.sync_cost, human_seconds(limits.max_wall_seconds), cheaper));
+  }
+}
+
+}  // namespace ddpsim

@@ -1,0 +1,50 @@
+// What one simulation will cost this machine, estimated from the scenario alone before the
+// SimGrid platform is built, and the guard that refuses a run that cannot finish here.
+//
+// SimGrid gives every actor its own stack mapping, so the kernel's vm.max_map_count (65530 by
+// default, two mappings per actor) caps a process at about 32 k actors; memory grows with the
+// platform and the actors; wall time grows with the platform build (quadratic in the GPUs) and
+// with the simulated messages (chunked ring: 2(p-1) p messages per bucket). The cost constants
+// were measured on the build machine (docs/reliability.md) and are meant to be right within a
+// factor of about two: enough to refuse what would take hours, not to predict seconds.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/cost/iteration_plan.h"
+#include "sim/scenario/scenario.h"
+
+namespace ddpsim {
+
+struct ResourceEstimate {
+  int64_t gpus = 0;
+  int64_t actors = 0;            // SimGrid actors (workers, communication streams, loaders, ...)
+  double messages_per_step = 0;  // simulated flows and messages of one optimizer step
+  double events_per_step = 0;    // messages + compute and latency sleeps
+  double memory_bytes = 0;       // peak resident memory of the simulation process
+  double platform_seconds = 0;   // building the platform and its route self-test
+  double wall_seconds = 0;       // platform + all simulated steps (one run, no baseline)
+  std::string sync_cost;         // how messages grow, e.g. "ring chunked: 2(p-1)p messages"
+};
+
+struct ResourceLimits {
+  int64_t max_actors = 32000;
+  double max_memory_bytes = 0;  // 0 = no memory limit
+  double max_wall_seconds = 0;  // 0 = no time limit
+};
+
+// Pure: depends on the scenario and its iteration plan (bucket count) only.
+ResourceEstimate estimate_resources(const Scenario& scenario, const IterationPlan& plan);
+
+// The limits of this machine: actors from /proc/sys/vm/max_map_count, memory from the physical
+// memory, and `max_wall_seconds` as given.
+ResourceLimits machine_limits(double max_wall_seconds);
+
+// Throws InputError located at the scenario file when the estimate exceeds a limit. The message
+// names the limit, the estimate, and the cheaper mode (fewer GPUs, flow instead of chunked mode,
+// an analytic alpha-beta table, a longer --max-wall).
+void check_resources(const Scenario& scenario, const ResourceEstimate& estimate,
+                     const ResourceLimits& limits);
+
+}  // namespace ddpsim

@@ -1,0 +1,204 @@
+// Resource guards: the estimate of what a simulation costs (actors, messages, memory, wall
+// time) from the scenario alone, the refusal of what this machine cannot run with a message that
+// names the limit and the cheaper mode, and --max-wall, which stops a run cleanly with results
+// marked partial.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "sim/cost/resource_estimate.h"
+#include "sim/model/model_zoo.h"
+#include "sim/scenario/scenario_loader.h"
+
+namespace ddpsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSourceDir = DDPSIM_SOURCE_DIR;
+const std::string kDefault = kSourceDir + "/scenarios/default.yaml";
+
+Scenario load(const std::vector<std::string>& overrides) {
+  return load_scenario(kDefault, overrides);
+}
+
+ResourceEstimate estimate(const Scenario& s) {
+  Model model;
+  std::string error;
+  EXPECT_TRUE(build_model(s.model, &model, &error)) << error;
+  return estimate_resources(s, build_iteration_plan(s, model));
+}
+
+std::string refusal(const Scenario& s, const ResourceLimits& limits) {
+  try {
+    check_resources(s, estimate(s), limits);
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().file, kDefault);
+    return e.message();
+  }
+  return "";
+}
+
+TEST(ResourceEstimate, ActorsAreWorkersPlusTheirStreamsServersAndLoaders) {
+  // 4 nodes x 8 GPUs; + 1 for the --max-wall watchdog.
+  EXPECT_EQ(estimate(load({})).actors, 2 * 32 + 1);
+  EXPECT_EQ(estimate(load({"sync.strategy=ps", "sync.ps.servers=2"})).actors, 3 * 32 + 2 + 1);
+  EXPECT_EQ(
+      estimate(load({"data.synthetic=false", "data.sample_bytes=110KB", "data.decoded_bytes=150KB",
+                     "data.storage.bandwidth=2GB/s", "data.decode.samples_per_core=300"}))
+          .actors,
+      5 * 32 + 1);
+}
+
+TEST(ResourceEstimate, ChunkedRingMessagesGrowAsPSquaredFlowModeAsP) {
+  auto messages = [](int nodes, const char* mode) {
+    return estimate(
+               load({"cluster.nodes=" + std::to_string(nodes), std::string("sync.mode=") + mode}))
+        .messages_per_step;
+  };
+  // 2(p-1)p per bucket: doubling p from 256 to 512 multiplies by 2 * 511 / 255.
+  EXPECT_NEAR(messages(64, "chunked") / messages(32, "chunked"), 2.0 * 511 / 255, 1e-12);
+  EXPECT_NEAR(messages(64, "flow") / messages(32, "flow"), 2.0, 1e-12);
+  EXPECT_GT(messages(32, "chunked"), 100 * messages(32, "flow"));
+  // One GPU: nothing to synchronise.
+  EXPECT_EQ(estimate(load({"cluster.nodes=1", "cluster.gpus_per_node=1", "cluster.nic.count=1"}))
+                .messages_per_step,
+            0.0);
+}
+
+TEST(ResourceEstimate, CostsGrowWithTheClusterAndStayFinite) {
+  double last_wall = 0, last_memory = 0;
+  for (int nodes : {1, 16, 256, 1024}) {
+    const ResourceEstimate e = estimate(load({"cluster.nodes=" + std::to_string(nodes)}));
+    EXPECT_EQ(e.gpus, 8 * nodes);
+    EXPECT_GT(e.wall_seconds, last_wall);
+    EXPECT_GT(e.memory_bytes, last_memory);
+    last_wall = e.wall_seconds;
+    last_memory = e.memory_bytes;
+  }
+  // 8192 GPUs in flow mode are a few seconds, not an hour (DESIGN.md: 6.8 s measured).
+  EXPECT_LT(last_wall, 60.0);
+  EXPECT_LT(last_memory, 2e9);
+}
+
+TEST(ResourceGuard, TooManyActorsIsRefusedNamingTheLimitAndFewerGpus) {
+  const Scenario s = load({"cluster.nodes=5000"});  // 40000 GPUs, 80001 actors
+  const std::string message = refusal(s, ResourceLimits{32000, 0, 0});
+  EXPECT_NE(message.find("40000 GPUs need about 80,001 SimGrid actors, more than the 32,000"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("vm.max_map_count"), std::string::npos) << message;
+  EXPECT_NE(message.find("--set cluster.nodes=2500"), std::string::npos) << message;
+  EXPECT_EQ(refusal(load({"cluster.nodes=1000"}), ResourceLimits{32000, 0, 0}), "");
+}
+
+TEST(ResourceGuard, SlowChunkedRingIsRefusedSuggestingFlowMode) {
+  const ResourceLimits hour{32000, 0, 3600};
+  const std::string message = refusal(load({"cluster.nodes=256", "sync.mode=chunked"}), hour);
+  EXPECT_NE(message.find("too slow to simulate"), std::string::npos) << message;
+  EXPECT_NE(message.find("ring, chunked mode: 2(p-1)p messages per bucket"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("use --set sync.mode=flow"), std::string::npos) << message;
+  EXPECT_NE(message.find("--max-wall SECONDS"), std::string::npos) << message;
+  // The same cluster in flow mode, and the chunked mode at validation scale, are fine.
+  EXPECT_EQ(refusal(load({"cluster.nodes=256", "sync.mode=flow"}), hour), "");
+  EXPECT_EQ(refusal(load({"cluster.nodes=8", "sync.mode=chunked"}), hour), "");
+  // No time limit (--max-wall given): the run may start, it stops itself.
+  EXPECT_EQ(refusal(load({"cluster.nodes=256", "sync.mode=chunked"}), {32000, 0, 0}), "");
+}
+
+TEST(ResourceGuard, MoreMemoryThanTheMachineHasIsRefused) {
+  const std::string message = refusal(load({"cluster.nodes=64"}), {32000, 40e6, 0});
+  EXPECT_NE(message.find("of memory needed (512 GPUs"), std::string::npos) << message;
+  EXPECT_NE(message.find("more than the 38 MiB of this machine"), std::string::npos) << message;
+}
+
+TEST(ResourceGuard, ThisMachinesLimitsComeFromTheKernel) {
+  const ResourceLimits limits = machine_limits(10);
+  EXPECT_EQ(limits.max_wall_seconds, 10);
+  EXPECT_GT(limits.max_memory_bytes, 1e8);
+  std::ifstream in("/proc/sys/vm/max_map_count");
+  long long maps = 0;
+  ASSERT_TRUE(in >> maps);
+  EXPECT_EQ(limits.max_actors, (maps - 2000) / 2);
+}
+
+// ---------------------------------------------------------------- through the binary
+
+struct Outcome {
+  int exit_code = -1;
+  std::string err;
+  double wall = 0;
+};
+
+Outcome run_ddpsim(const std::string& args) {
+  const fs::path err =
+      fs::temp_directory_path() / ("ddpsim_guard_stderr_" + std::to_string(::getpid()));
+  const std::string command =
+      std::string("'") + DDPSIM_BINARY + "' " + args + " >/dev/null 2>'" + err.string() + "'";
+  const auto start = std::chrono::steady_clock::now();
+  const int status = std::system(command.c_str());
+  Outcome o;
+  o.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ifstream in(err);
+  std::ostringstream text;
+  text << in.rdbuf();
+  o.err = text.str();
+  return o;
+}
+
+nlohmann::json results_in(const fs::path& dir) {
+  std::ifstream in(dir / "results.json");
+  return nlohmann::json::parse(in);
+}
+
+fs::path out_dir(const std::string& name) {
+  return fs::temp_directory_path() / ("ddpsim_guard_" + std::to_string(::getpid())) / name;
+}
+
+TEST(ResourceGuardCli, AScenarioBeyondTheMachineExitsTwoBeforeBuildingAnything) {
+  const Outcome o = run_ddpsim("simulate '" + kDefault + "' --set cluster.nodes=20000 -o '" +
+                               out_dir("huge").string() + "'");
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(o.err.rfind("error: " + kDefault + ": too large to simulate here: 160000 GPUs", 0), 0u)
+      << o.err;
+  EXPECT_LT(o.wall, 30.0);
+}
+
+TEST(ResourceGuardCli, MaxWallStopsALongRunCleanlyWithPartialResults) {
+  // Chunked ring on 256 GPUs: about a minute of simulation; stopped after 2 s.
+  const fs::path dir = out_dir("partial");
+  const Outcome o = run_ddpsim("simulate '" + kDefault +
+                               "' --set cluster.nodes=32 --set sync.mode=chunked"
+                               " --no-baseline --max-wall 2 -o '" +
+                               dir.string() + "'");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.err.find("warning: stopped by --max-wall 2 s"), std::string::npos) << o.err;
+  EXPECT_LT(o.wall, 30.0);
+  const nlohmann::json r = results_in(dir)["result"];
+  EXPECT_TRUE(r["partial"].get<bool>());
+  EXPECT_NE(r["notes"].get<std::string>().find("partial: stopped by --max-wall after"),
+            std::string::npos);
+}
+
+TEST(ResourceGuardCli, MaxWallThatIsNotReachedChangesNothing) {
+  const fs::path plain = out_dir("plain"), watched = out_dir("watched");
+  ASSERT_EQ(run_ddpsim("simulate '" + kDefault + "' -o '" + plain.string() + "'").exit_code, 0);
+  ASSERT_EQ(run_ddpsim("simulate '" + kDefault + "' --max-wall 600 -o '" + watched.string() + "'")
+                .exit_code,
+            0);
+  const nlohmann::json a = results_in(plain), b = results_in(watched);
+  EXPECT_FALSE(b["result"]["partial"].get<bool>());
+  EXPECT_EQ(a.dump(), b.dump());
+}
+
+}  // namespace
+}  // namespace ddpsim
