@@ -342,9 +342,11 @@ TEST(ModelZooFlops, SequenceLengthChangesFlopsNotParameters) {
 TEST(ModelZooFlops, AttentionKeepsTheProbabilitiesOnlyWhenUnfused) {
   // HF eager attention keeps heads x s x s probabilities (and their dropout); torchvision's ViT
   // uses scaled_dot_product_attention and keeps only the output and a logsumexp per row.
-  const Layer& bert = layer(build("bert-base"), "encoder.layer.0.attention.self.core");
+  // The models outlive the references into them (a temporary would dangle: ASan found it).
+  const Model bert_model = build("bert-base"), vit_model = build("vit-b16");
+  const Layer& bert = layer(bert_model, "encoder.layer.0.attention.self.core");
   EXPECT_GE(bert.activation_elems, 12.0 * 128 * 128 * 2);
-  const Layer& vit = layer(build("vit-b16"), "encoder.layers.encoder_layer_0.self_attention.core");
+  const Layer& vit = layer(vit_model, "encoder.layers.encoder_layer_0.self_attention.core");
   EXPECT_LT(vit.activation_elems, 12.0 * 197 * 197);
   EXPECT_GE(vit.activation_elems, 197.0 * 768);
 }

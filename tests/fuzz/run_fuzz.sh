@@ -6,6 +6,7 @@
 #   tests/fuzz/run_fuzz.sh 3600            every target, one hour each
 #   tests/fuzz/run_fuzz.sh 0 fuzz_scenario  one target until it finds something (Ctrl-C stops)
 #   FUZZ_RUNS=1000000 tests/fuzz/run_fuzz.sh 0   exactly 10^6 executions per target
+#   FUZZ_PARALLEL=2 tests/fuzz/run_fuzz.sh      two targets at a time (one per core)
 #
 # Exit status 1 when a target found a crash; its input is saved as build-fuzz/findings/<target>/
 # crash-* (reproduce: build-fuzz/tests/fuzz/<target> FILE). Every finding becomes a regression
@@ -40,26 +41,50 @@ seeds_of() {
   esac 2>/dev/null || true
 }
 
-status=0
+# Runs one target; its libFuzzer output goes to $build/<target>.log.
+run_target() {
+  local target=$1 corpus="$build/corpus/$1" findings="$build/findings/$1"
+  local args=(-max_len=8192 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1
+              -artifact_prefix="$findings/")
+  [ "$seconds" != 0 ] && args+=(-max_total_time="$seconds")
+  [ -n "${FUZZ_RUNS:-}" ] && args+=(-runs="$FUZZ_RUNS")
+  "$build/tests/fuzz/$target" "${args[@]}" "$corpus" 2>"$build/$target.log"
+}
+
+report() {
+  local target=$1 ok=$2
+  echo "== $target (${seconds}s${FUZZ_RUNS:+, $FUZZ_RUNS runs})"
+  if [ "$ok" != 0 ]; then
+    status=1
+    echo "$target: FOUND A CRASH; see $build/$target.log and $build/findings/$target/" >&2
+  fi
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$build/$target.log" || true
+}
+
 for target in "${targets[@]}"; do
   corpus="$build/corpus/$target"
-  findings="$build/findings/$target"
-  mkdir -p "$corpus" "$findings"
+  mkdir -p "$corpus" "$build/findings/$target"
   # Seeds are copied, never written to: libFuzzer adds what it learns to the first folder.
   cp -n tests/fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
   for seed in $(seeds_of "$target"); do
     cp -n "$seed" "$corpus/seed-$(basename "$(dirname "$seed")")-$(basename "$seed")"
   done
-  args=(-max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
-        -artifact_prefix="$findings/")
-  [ "$seconds" != 0 ] && args+=(-max_total_time="$seconds")
-  [ -n "${FUZZ_RUNS:-}" ] && args+=(-runs="$FUZZ_RUNS")
-  [ -f "tests/fuzz/$target.dict" ] && args+=(-dict="tests/fuzz/$target.dict")
-  echo "== $target (${seconds}s${FUZZ_RUNS:+, $FUZZ_RUNS runs})"
-  if ! "$build/tests/fuzz/$target" "${args[@]}" "$corpus" 2>"$build/$target.log"; then
-    status=1
-    echo "$target: FOUND A CRASH; see $build/$target.log and $findings/" >&2
-  fi
-  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$build/$target.log" || true
+done
+
+# FUZZ_PARALLEL targets at a time (default 1; CI uses one per core).
+status=0
+parallel=${FUZZ_PARALLEL:-1}
+for ((first = 0; first < ${#targets[@]}; first += parallel)); do
+  batch=("${targets[@]:first:parallel}")
+  pids=()
+  for target in "${batch[@]}"; do
+    run_target "$target" &
+    pids+=($!)
+  done
+  for i in "${!batch[@]}"; do
+    ok=0
+    wait "${pids[$i]}" || ok=$?
+    report "${batch[$i]}" "$ok"
+  done
 done
 exit $status
