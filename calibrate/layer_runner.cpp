@@ -144,6 +144,13 @@ void build_attention(const Layer& layer, int batch, Precision precision, const L
                      LayerWork& work) {
   require_dims(layer, 3, "seq, heads, head_dim");
   const int64_t seq = layer.dims[0], heads = layer.dims[1], hd = layer.dims[2];
+  // The kernels here are the eager (unfused) path; a flash/SDPA layer or a cross-attention with
+  // another key length is left to the roofline rather than timed as something it is not.
+  if (layer.dims.size() >= 4 && layer.dims[3] != seq)
+    throw UnsupportedLayer("cross-attention with " + std::to_string(layer.dims[3]) + " keys for " +
+                           std::to_string(seq) + " queries: only self-attention is timed");
+  if (layer.dims.size() >= 5 && layer.dims[4] != 0)
+    throw UnsupportedLayer("fused (flash/SDPA) attention: kernels/ times the unfused path only");
   const int64_t bh = batch * heads;
   const kernels::GemmMath math = gemm_math(precision);
   const DType t = kernels::gemm_dtype(math);
@@ -212,12 +219,13 @@ void build_batch_norm(const Layer& layer, int batch, Precision precision, const 
 
 void build_pool(const Layer& layer, int batch, Precision precision, const LayerContext& ctx,
                 LayerWork& work) {
-  require_dims(layer, 5, "channels, in_h, in_w, kernel, stride");
+  require_dims(layer, 5, "channels, in_h, in_w, kernel, stride[, pad]");
   const auto& d = layer.dims;
+  const int64_t pad = d.size() >= 6 ? d[5] : 0;
   const bool average = layer.name.find("avg") != std::string::npos;
   const DType t = activation_dtype(precision);
   auto pool = std::make_shared<kernels::Pool2d>(
-      *ctx.dnn, batch, d[0], d[1], d[2], d[3], d[4], /*pad=*/0,
+      *ctx.dnn, batch, d[0], d[1], d[2], d[3], d[4], pad,
       average ? kernels::PoolMode::kAverage : kernels::PoolMode::kMax, t);
   work.owned.push_back(pool);
   Buffers b(work, ctx.stream);

@@ -4,9 +4,10 @@
 //   conv        cuDNN forward; backward = backward-data + backward-filter
 //   linear      cuBLASLt: Y = X W^T; backward dX = dY W and dW = dY^T X
 //   attention   cuBLAS strided-batched Q K^T, own softmax, P V (unfused, per head); backward the
-//               four products and the softmax gradient
+//               four products and the softmax gradient. Fused (flash/SDPA) layers and
+//               cross-attention with another key length are skipped (left to the roofline).
 //   batch_norm  cuDNN training-mode BN (dims: elements, channels)
-//   pool        cuDNN max pool (average when the name says avg)
+//   pool        cuDNN max pool (average when the name says avg), with the zoo's padding
 //   layer_norm, softmax, activation (ReLU or GELU by FLOPs per element), dropout (p = 0.1),
 //   elementwise (an add), embedding, loss (cross-entropy): own kernels
 // Activations use the precision's dtype (fp16/bf16 for mixed precision, fp32 otherwise); batch

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "sim/cost/compute_cost.h"
 #include "sim/model/model_zoo.h"
@@ -81,6 +82,30 @@ TEST(ComputeCost, ProfileLayersAreUsedAsMeasuredAndTheRestByTheProfileRoofline) 
     EXPECT_NEAR(measured.layers[l].forward, roofline.layers[l].forward, 1e-15);
     EXPECT_NEAR(measured.layers[l].backward, roofline.layers[l].backward, 1e-15);
   }
+  std::remove(path.c_str());
+}
+
+TEST(ComputeCost, OverlapSlowdownComesFromTheProfileUnlessTheScenarioGivesIt) {
+  const Scenario base = parse_scenario_text(kMlp, "t.yaml");
+  const Model m = build(base);
+  EXPECT_EQ(plan_compute(base, m).overlap_slowdown, 1.0);  // roofline, nothing measured
+  CalibrationProfile profile;
+  profile.device.name = "test GPU";
+  OverlapInterference overlap;
+  overlap.gemm_alone = {1.0e-3, 1.0e-3, 1.0e-3, 5};
+  overlap.gemm_with_allreduce = RepeatStats{1.2e-3, 1.2e-3, 1.2e-3, 5};
+  profile.overlap = overlap;
+  const std::string path = ::testing::TempDir() + "/ddpsim_overlap_profile.yaml";
+  write_profile(profile, path);
+  const std::vector<std::string> mode = {"compute.mode=profile", "compute.profile=" + path};
+  const ComputePlan measured = plan_compute(parse_scenario_text(kMlp, "t.yaml", mode), m);
+  EXPECT_DOUBLE_EQ(measured.overlap_slowdown, 1.2);
+  EXPECT_EQ(measured.overlap_source, "measured in the profile");
+  auto given = mode;
+  given.push_back("compute.overlap_slowdown=1.05");
+  const ComputePlan chosen = plan_compute(parse_scenario_text(kMlp, "t.yaml", given), m);
+  EXPECT_DOUBLE_EQ(chosen.overlap_slowdown, 1.05);
+  EXPECT_EQ(chosen.overlap_source, "compute.overlap_slowdown");
   std::remove(path.c_str());
 }
 

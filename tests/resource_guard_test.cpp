@@ -196,9 +196,9 @@ TEST(ResourceGuardCli, MaxWallStopsALongRunCleanlyWithPartialResults) {
   const std::string nodes = "32";
 #endif
   const fs::path dir = out_dir("partial");
-  const Outcome o = run_ddpsim("simulate '" + kDefault + "' --set cluster.nodes=" + nodes +
-                               " --set sync.mode=chunked --no-baseline --max-wall 2 -o '" +
-                               dir.string() + "'");
+  const Outcome o =
+      run_ddpsim("simulate '" + kDefault + "' --set cluster.nodes=" + nodes +
+                 " --set sync.mode=chunked --no-baseline --max-wall 2 -o '" + dir.string() + "'");
   ASSERT_EQ(o.exit_code, 0) << o.err;
   EXPECT_NE(o.err.find("warning: stopped by --max-wall 2 s"), std::string::npos) << o.err;
   EXPECT_LT(o.wall, 30.0);

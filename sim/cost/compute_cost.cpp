@@ -73,6 +73,10 @@ void apply_profile(const Scenario& scenario, const Model& model, ComputePlan* pl
       for (const OptimizerTiming& o : run.optimizer)
         if (o.optimizer == scenario.training.optimizer && o.params == model.params())
           optimizer = o.time.median;
+  if (profile.overlap) {
+    plan->overlap_slowdown = profile.overlap->slowdown();
+    plan->overlap_source = "measured in the profile";
+  }
   plan->optimizer = optimizer.value_or(static_cast<double>(model.params()) *
                                        optimizer_bytes_per_param(scenario.training.optimizer) /
                                        base.bandwidth);
@@ -148,6 +152,10 @@ ComputePlan plan_compute(const Scenario& scenario, const Model& model) {
       plan.backward *= plan.scale;
       plan.optimizer *= plan.scale;
     }
+  }
+  if (scenario.compute.overlap_slowdown > 0) {
+    plan.overlap_slowdown = scenario.compute.overlap_slowdown;
+    plan.overlap_source = "compute.overlap_slowdown";
   }
   return plan;
 }

@@ -9,8 +9,12 @@
 // measured: the roofline times are scaled by one factor so that a single-GPU optimizer step
 //   (gradient_accumulation x (forward + backward) + optimizer) equals compute.step_time.
 // The optimizer update is memory-bound: it streams weights, gradients and optimizer state.
+// overlap_slowdown: compute.overlap_slowdown when given, else the profile's measured GEMM
+//   slowdown next to an all-reduce (profile mode), else 1; the engine applies it while a GPU
+//   communicates (sim/engine/compute_interference.h).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "sim/model/layer.h"
@@ -29,6 +33,8 @@ struct ComputePlan {
   double backward = 0;
   double optimizer = 0;      // one update of all parameters
   double scale = 1;          // measured mode: factor applied to the roofline times
+  double overlap_slowdown = 1;  // compute slowdown while the GPU communicates (>= 1)
+  std::string overlap_source = "none";  // where overlap_slowdown came from, for the notes
 
   // One optimizer step on one GPU with no communication and no data wait.
   double step_time(int gradient_accumulation) const {

@@ -67,7 +67,9 @@ class AllReduceSync : public GradientSync {
       for (size_t b = 0; b < buckets.size(); ++b) {
         ready_[rank]->acquire();
         const double start = now();
+        if (ctx_->interference) ctx_->interference->set_communicating(rank, true);
         allreduce_->run(rank, static_cast<uint64_t>(step) * per_step + b, buckets[b].bytes);
+        if (ctx_->interference) ctx_->interference->set_communicating(rank, false);
         const double elapsed = now() - start;
         if (ctx_->measured(step)) {
           busy_[rank] += elapsed;

@@ -207,6 +207,7 @@ class PsSync : public GradientSync {
       for (int b = 0; b < buckets_; ++b) {
         ready_[rank]->acquire();
         started_[rank][b] = now();
+        if (ctx_->interference) ctx_->interference->set_communicating(rank, true);
         if (reduce_rings_)
           reduce_rings_->phase(rank, tag(t, b), (g_ - 1.0) / g_ * buckets[b].bytes, g_ - 1);
         const double a = alpha(rank, b);
@@ -224,6 +225,7 @@ class PsSync : public GradientSync {
           sends.erase(sends.begin() + i);
           to.erase(to.begin() + i);
         }
+        if (ctx_->interference) ctx_->interference->set_communicating(rank, false);
       }
     }
   }

@@ -7,6 +7,7 @@
 
 #include "sim/collectives/traffic.h"
 #include "sim/cost/iteration_plan.h"
+#include "sim/engine/compute_interference.h"
 #include "sim/engine/data_feed.h"
 #include "sim/engine/gradient_sync.h"
 #include "sim/platform/cluster_platform.h"
@@ -29,6 +30,7 @@ struct RunContext {
   TrafficCounters traffic;
   std::unique_ptr<GradientSync> sync;
   std::unique_ptr<DataFeed> feed;
+  std::unique_ptr<ComputeInterference> interference;  // null when the slowdown is 1
   std::vector<WorkerStats> workers;
   std::vector<TraceEvent> trace;
   int trace_gpus = 8;            // GPUs whose measured step is traced

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -179,6 +180,9 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
   ctx.trace_gpus = options.trace_gpus;
   ctx.transport = std::make_unique<Transport>(platform, &ctx.traffic);
   ctx.workers.resize(scenario.cluster.total_gpus());
+  if (plan.compute.overlap_slowdown != 1.0)
+    ctx.interference = std::make_unique<ComputeInterference>(scenario.cluster.total_gpus(),
+                                                             plan.compute.overlap_slowdown);
   ctx.feed = make_data_feed(&ctx);
   ctx.sync = make_gradient_sync(&ctx);
   for (int rank = 0; rank < scenario.cluster.total_gpus(); ++rank)
@@ -202,6 +206,12 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
   summarise(ctx, model, &result);
   result.memory = memory_report(scenario, model);
   result.notes = sync_notes(scenario);
+  if (ctx.interference) {
+    char note[96];
+    std::snprintf(note, sizeof note, "; compute %.3gx slower while its GPU communicates (%s)",
+                  plan.compute.overlap_slowdown, plan.compute.overlap_source.c_str());
+    result.notes += note;
+  }
   if (result.partial) {
     int done = scenario.training.iterations;
     for (const WorkerStats& w : ctx.workers) done = std::min(done, w.steps_done);

@@ -13,12 +13,19 @@ namespace this_actor = simgrid::s4u::this_actor;
 
 double now() { return simgrid::s4u::Engine::get_clock(); }
 
-// Sleeps `seconds`, adding them to *bucket and to the trace when traced.
+// Runs `seconds` of compute (longer where it overlaps this GPU's communication and an overlap
+// slowdown applies), adding the time taken to *bucket and to the trace when traced.
 void compute(RunContext* ctx, int rank, int step, double seconds, double* bucket,
              const std::string& name) {
   const double start = now();
-  if (seconds > 0) this_actor::sleep_for(seconds);
-  if (ctx->measured(step)) *bucket += seconds;
+  double taken = seconds;
+  if (seconds > 0) {
+    if (ctx->interference)
+      taken = ctx->interference->compute(rank, seconds);
+    else
+      this_actor::sleep_for(seconds);
+  }
+  if (ctx->measured(step)) *bucket += taken;
   if (ctx->traced(rank, step) && seconds > 0)
     ctx->trace.push_back({rank, "compute", name, start, now()});
 }

@@ -27,10 +27,13 @@ struct Layer {
   // Per-sample shape, so the calibration harness can run the layer for real:
   //   conv:       in_c, in_h, in_w, out_c, kernel_h, kernel_w, stride, pad, groups
   //   linear:     rows (tokens per sample, 1 for CNN heads), in_features, out_features
-  //   attention:  seq, heads, head_dim
-  //   embedding:  tokens, vocab, dim
-  //   pool:       channels, in_h, in_w, kernel, stride
-  //   others:     elements per sample (norms: elements, normalized size)
+  //   attention:  q_tokens, heads, head_dim, kv_tokens, fused (1 = one flash/SDPA kernel)
+  //   embedding:  tokens, vocab rows, dim
+  //   pool:       channels, in_h, in_w, kernel, stride, pad (none for an adaptive pool whose
+  //               output does not divide its input)
+  //   batch norm: elements, channels;  layer norm: elements, normalized size
+  //   loss:       tokens, classes
+  //   others:     elements per sample
   std::vector<int64_t> dims;
 
   int64_t params() const {

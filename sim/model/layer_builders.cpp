@@ -1,5 +1,6 @@
 #include "sim/model/layer_builders.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace ddpsim::zoo {
@@ -36,6 +37,8 @@ Image conv2d(Layers& out, const std::string& name, Image in, int64_t out_channel
   l.fwd_flops = 2.0 * in.c * k.kh * k.kw * static_cast<double>(o.elems());
   l.fwd_bytes = static_cast<double>(in.elems() + o.elems());
   l.activation_elems = static_cast<double>(o.elems());
+  // One stride and one pad: the zoo's strides are square; a 1xn kernel's pad is on its long side.
+  l.dims = {in.c, in.h, in.w, out_channels, k.kh, k.kw, k.sh, std::max(k.ph, k.pw), 1};
   return o;
 }
 
@@ -47,6 +50,7 @@ Image batchnorm2d(Layers& out, const std::string& name, Image in) {
   l.fwd_bytes = 3 * n;  // statistics pass + normalise pass read the input; one write
   l.activation_elems = n;
   l.bwd_flops_factor = 1.0;
+  l.dims = {in.elems(), in.c};
   return in;
 }
 
@@ -58,6 +62,7 @@ Image maxpool2d(Layers& out, const std::string& name, Image in, Kernel2d k) {
   l.fwd_bytes = static_cast<double>(in.elems()) + n_out;
   l.activation_elems = 3 * n_out;  // output plus int64 argmax indices (two fp32 elements each)
   l.bwd_flops_factor = 1.0;
+  l.dims = {in.c, in.h, in.w, k.kh, k.sh, k.ph};
   return o;
 }
 
@@ -69,6 +74,7 @@ Image avgpool2d(Layers& out, const std::string& name, Image in, Kernel2d k) {
   l.fwd_bytes = static_cast<double>(in.elems()) + n_out;
   l.activation_elems = n_out;
   l.bwd_flops_factor = 1.0;
+  l.dims = {in.c, in.h, in.w, k.kh, k.sh, k.ph};
   return o;
 }
 
@@ -79,6 +85,9 @@ Image adaptive_avgpool2d(Layers& out, const std::string& name, Image in, int64_t
   l.fwd_bytes = static_cast<double>(in.elems() + o.elems());
   l.activation_elems = static_cast<double>(o.elems());
   l.bwd_flops_factor = 1.0;
+  // An adaptive pool whose output divides its input is a plain pool with kernel = stride.
+  if (oh > 0 && ow > 0 && in.h % oh == 0 && in.w % ow == 0 && in.h / oh == in.w / ow)
+    l.dims = {in.c, in.h, in.w, in.h / oh, in.h / oh, 0};
   return o;
 }
 
@@ -92,6 +101,7 @@ Layer& elementwise(Layers& out, const std::string& name, LayerKind kind, int64_t
   l.fwd_bytes = bytes_per_elem * n;
   l.activation_elems = kept_per_elem * n;
   l.bwd_flops_factor = 1.0;
+  l.dims = {elems};
   return l;
 }
 
@@ -145,6 +155,7 @@ void linear(Layers& out, const std::string& name, int64_t tokens, int64_t in_fea
   l.fwd_flops = 2.0 * t * static_cast<double>(in_features) * static_cast<double>(out_features);
   l.fwd_bytes = t * static_cast<double>(in_features + out_features);
   l.activation_elems = kept ? t * static_cast<double>(out_features) : 0;
+  l.dims = {tokens, in_features, out_features};
 }
 
 void layernorm(Layers& out, const std::string& name, int64_t tokens, int64_t dim) {
@@ -155,6 +166,7 @@ void layernorm(Layers& out, const std::string& name, int64_t tokens, int64_t dim
   l.fwd_bytes = 3 * n;
   l.activation_elems = n + 2.0 * static_cast<double>(tokens);  // output + mean and rstd per row
   l.bwd_flops_factor = 1.0;
+  l.dims = {tokens * dim, dim};
 }
 
 void embedding(Layers& out, const std::string& name, int64_t tokens, int64_t rows, int64_t dim,
@@ -168,6 +180,7 @@ void embedding(Layers& out, const std::string& name, int64_t tokens, int64_t row
   l.fwd_bytes = 2 * n;
   l.activation_elems = 0;  // backward needs only the token ids; the output feeds an add
   l.bwd_flops_factor = 1.0;
+  l.dims = {tokens, rows, dim};
 }
 
 void attention_core(Layers& out, const std::string& name, int64_t q_tokens, int64_t kv_tokens,
@@ -194,6 +207,7 @@ void attention_core(Layers& out, const std::string& name, int64_t q_tokens, int6
   }
   // Backward: both operands of both matmuls are activations, so each matmul is done twice.
   l.bwd_flops_factor = 2.0;
+  l.dims = {q_tokens, heads, heads > 0 ? dim / heads : 0, kv_tokens, fused ? 1 : 0};
 }
 
 void cross_entropy(Layers& out, const std::string& name, int64_t tokens, int64_t classes) {
@@ -203,6 +217,7 @@ void cross_entropy(Layers& out, const std::string& name, int64_t tokens, int64_t
   l.fwd_bytes = 2 * n;
   l.activation_elems = n;  // log-softmax output, for the gradient softmax - onehot
   l.bwd_flops_factor = 1.0;
+  l.dims = {tokens, classes};
 }
 
 }  // namespace ddpsim::zoo

@@ -5,7 +5,9 @@ namespace ddpsim {
 
 void parse_compute(const YamlValue& value, YamlContext* context, Scenario* scenario) {
   ComputeSpec& c = scenario->compute;
-  YamlSection compute(value, {"mode", "efficiency", "memory_efficiency", "step_time", "samples_per_second", "profile"},
+  YamlSection compute(value,
+                      {"mode", "efficiency", "memory_efficiency", "step_time",
+                       "samples_per_second", "profile", "overlap_slowdown"},
                       context);
   if (auto v = compute.get("mode")) c.mode = as_enum<ComputeMode>(*v);
   if (auto v = compute.get("efficiency")) c.efficiency = as_real(*v, 0, true, 1);
@@ -23,6 +25,7 @@ void parse_compute(const YamlValue& value, YamlContext* context, Scenario* scena
     double rate = as_real(*samples_per_second, 0, true);
     c.step_time = static_cast<double>(t.batch_per_gpu) * t.gradient_accumulation / rate;
   }
+  if (auto v = compute.get("overlap_slowdown")) c.overlap_slowdown = as_real(*v, 1);
   std::optional<YamlValue> profile = compute.get("profile");
   if (profile) c.profile = as_existing_path(*profile, *context);
 

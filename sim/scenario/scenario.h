@@ -132,6 +132,9 @@ struct ComputeSpec {
                                   // kernels: norms, activations, optimizer)
   double step_time = 0;           // measured: one single-GPU iteration (fwd+bwd+optimizer), s
   std::string profile;            // profile: path to a calibration profile (calibrate/)
+  // Compute runs this many times slower while its GPU communicates (NCCL kernels share the SMs
+  // and HBM). 0 = the profile's measured factor in profile mode, else 1.
+  double overlap_slowdown = 0;
 };
 
 // ---------------------------------------------------------------- data loading

@@ -91,7 +91,8 @@ json compute_json(const ComputeSpec& c) {
           {"efficiency", c.efficiency},
           {"memory_efficiency", c.memory_efficiency},
           {"step_time_s", c.step_time},
-          {"profile", c.profile}};
+          {"profile", c.profile},
+          {"overlap_slowdown", c.overlap_slowdown}};
 }
 
 json data_json(const DataSpec& d) {
