@@ -8,46 +8,18 @@
 #include <string>
 #include <vector>
 
-#include "sim/cost/iteration_plan.h"
 #include "sim/engine/simulation.h"
-#include "sim/model/model_zoo.h"
-#include "sim/scenario/scenario_loader.h"
 #include "sim/util/input_error.h"
+#include "tests/nic_bound_cluster.h"
 
 namespace ddpsim {
 namespace {
 
-// One GPU per node: every ring edge crosses the 25 Gbps NIC, so buckets take long enough to
-// overlap most of backward.
-const char* kNicBound = R"(
-name: nic-bound
-cluster:
-  nodes: 8
-  gpus_per_node: 1
-  gpu: v100-sxm2-16gb
-  intra_node: {kind: nvswitch, bandwidth: 150GB/s, latency: 1us}
-  pcie: 16GB/s
-  nic: {count: 1, bandwidth: 25Gbps, latency: 5us}
-  fabric: {kind: leaf-spine, nodes_per_leaf: 16, oversubscription: 1}
-model: {name: resnet50}
-training: {batch_per_gpu: 32, precision: fp32, optimizer: momentum, iterations: 3, warmup: 1}
-sync: {strategy: allreduce, algorithm: ring, bucket_cap: 25MiB, first_bucket: 1MiB, overlap: true}
-compute: {mode: roofline, efficiency: 0.5}
-)";
+using testing::plan_of;
+using testing::ring_time;
 
-Scenario scenario(std::vector<std::string> overrides = {}) {
-  return parse_scenario_text(kNicBound, "test.yaml", overrides);
-}
-
-IterationPlan plan_of(const Scenario& s) {
-  Model m;
-  std::string error;
-  EXPECT_TRUE(build_model(s.model, &m, &error)) << error;
-  return build_iteration_plan(s, m);
-}
-
-double ring_time(int p, double bytes, double bandwidth, double alpha) {
-  return 2.0 * (p - 1) / p * bytes / bandwidth + 2.0 * (p - 1) * alpha;
+Scenario scenario(const std::vector<std::string>& overrides = {}) {
+  return testing::nic_bound(overrides);
 }
 
 // The DDP step with interference, event by event: buckets are reduced one at a time in order,

@@ -1,48 +1,26 @@
 // End-to-end: whole iterations on SimGrid against closed forms and monotonic effects.
+#include "sim/engine/simulation.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 
 #include "sim/cost/iteration_plan.h"
-#include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
 #include "sim/results/result_json.h"
 #include "sim/scenario/scenario_loader.h"
+#include "tests/nic_bound_cluster.h"
 
 namespace ddpsim {
 namespace {
 
-// NIC-bound: one GPU per node, so every ring edge crosses a 25 Gbps NIC.
-const char* kNicBound = R"(
-name: nic-bound
-cluster:
-  nodes: 8
-  gpus_per_node: 1
-  gpu: v100-sxm2-16gb
-  intra_node: {kind: nvswitch, bandwidth: 150GB/s, latency: 1us}
-  pcie: 16GB/s
-  nic: {count: 1, bandwidth: 25Gbps, latency: 5us}
-  fabric: {kind: leaf-spine, nodes_per_leaf: 16, oversubscription: 1}
-model: {name: resnet50}
-training: {batch_per_gpu: 32, precision: fp32, optimizer: momentum, iterations: 3, warmup: 1}
-sync: {strategy: allreduce, algorithm: ring, bucket_cap: 25MiB, first_bucket: 1MiB, overlap: true}
-compute: {mode: roofline, efficiency: 0.5}
-)";
+using testing::kNicBound;
+using testing::model_of;
+using testing::ring_time;
 
 Scenario scenario(const std::string& text, std::vector<std::string> overrides = {}) {
   return parse_scenario_text(text, "test.yaml", overrides);
-}
-
-Model model_of(const Scenario& s) {
-  Model m;
-  std::string error;
-  EXPECT_TRUE(build_model(s.model, &m, &error)) << error;
-  return m;
-}
-
-double ring_time(int p, double bytes, double bandwidth, double alpha) {
-  return 2.0 * (p - 1) / p * bytes / bandwidth + 2.0 * (p - 1) * alpha;
 }
 
 // The step time the DDP pipeline implies: bucket b's all-reduce starts when it is full and the
@@ -72,7 +50,8 @@ TEST(Simulation, SingleGpuHasNoCommunicationAndRunsAtThePlannedStepTime) {
 
 TEST(Simulation, OverlappedBucketsMatchThePipelineClosedForm) {
   for (bool overlap : {true, false}) {
-    const Scenario s = scenario(kNicBound, {std::string("sync.overlap=") + (overlap ? "true" : "false")});
+    const Scenario s =
+        scenario(kNicBound, {std::string("sync.overlap=") + (overlap ? "true" : "false")});
     const IterationPlan plan = build_iteration_plan(s, model_of(s));
     const SimulationResult r = simulate(s, {0, false});
     const double expected = expected_step(plan, 8, 25e9 / 8, 5e-6, overlap);
@@ -99,7 +78,8 @@ TEST(Simulation, RingBytesAreConservedAndEqualTheTheoreticalVolume) {
 TEST(Simulation, MoreNicBandwidthNeverSlowsAnIteration) {
   for (const char* model : {"resnet50", "vgg16"}) {
     double previous = 1e30;
-    for (const char* bw : {"1Gbps", "10Gbps", "25Gbps", "50Gbps", "100Gbps", "200Gbps", "400Gbps"}) {
+    for (const char* bw :
+         {"1Gbps", "10Gbps", "25Gbps", "50Gbps", "100Gbps", "200Gbps", "400Gbps"}) {
       const SimulationResult r =
           simulate(scenario(kNicBound, {std::string("model.name=") + model,
                                         std::string("cluster.nic.bandwidth=") + bw}),
@@ -151,18 +131,19 @@ TEST(Simulation, SynchronousAllReduceWaitsForTheSlowestGpu) {
 }
 
 TEST(Simulation, LocalSgdCommunicatesOnceEveryPeriod) {
-  const SimulationResult ddp = simulate(scenario(kNicBound, {"training.iterations=9", "training.warmup=1"}), {0, false});
-  const SimulationResult local = simulate(
-      scenario(kNicBound, {"training.iterations=9", "training.warmup=1", "sync.strategy=local-sgd",
-                           "sync.local_sgd.period=3"}),
-      {0, false});
+  const SimulationResult ddp =
+      simulate(scenario(kNicBound, {"training.iterations=9", "training.warmup=1"}), {0, false});
+  const SimulationResult local =
+      simulate(scenario(kNicBound, {"training.iterations=9", "training.warmup=1",
+                                    "sync.strategy=local-sgd", "sync.local_sgd.period=3"}),
+               {0, false});
   EXPECT_NEAR(local.bytes_sent * 3, ddp.bytes_sent, 1e-9 * ddp.bytes_sent);
   EXPECT_GT(local.samples_per_second, ddp.samples_per_second);
 }
 
 TEST(Simulation, MeasuredModeReproducesTheGivenSingleGpuStepTime) {
-  const Scenario s = scenario(kNicBound, {"cluster.nodes=1", "compute.mode=measured",
-                                          "compute.step_time=123ms"});
+  const Scenario s =
+      scenario(kNicBound, {"cluster.nodes=1", "compute.mode=measured", "compute.step_time=123ms"});
   const SimulationResult r = simulate(s);
   EXPECT_NEAR(r.iteration_time, 0.123, 1e-9);
 }

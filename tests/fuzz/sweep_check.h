@@ -28,13 +28,16 @@ inline void check_sweep(const uint8_t* data, size_t size) {
     for (const SweepAxis& axis : spec.axes) {
       if (axis.values.empty()) fuzz::finding("accepted an axis without values");
     }
-    // Resolving is the loader's job (fuzz_scenario); a few points show the overrides load.
+    // Resolving is the loader's job (fuzz_scenario); the first and last points show the
+    // overrides load (every point would make each execution up to 8 scenario loads).
     if (spec.point_count() == 0 || spec.point_count() > 8) return;
     const std::vector<SweepPoint> points = expand_sweep(spec);
     if (points.size() != spec.point_count()) fuzz::finding("point count differs from expansion");
-    for (const SweepPoint& point : points) {
+    for (size_t i = 0; i < points.size(); ++i) {
+      const SweepPoint& point = points[i];
       if (point.overrides.size() != spec.axes.size()) fuzz::finding("point misses an axis");
       (void)describe_point(point);
+      if (i != 0 && i + 1 != points.size()) continue;
       try {
         parse_scenario_text(text, "fuzz.yaml", point.overrides);
       } catch (const InputError&) {
