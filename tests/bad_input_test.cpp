@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_process.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -28,12 +30,7 @@ struct Outcome {
   std::string out, err;
 };
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using ddpsim::testing::read_text;
 
 fs::path scratch_dir() {
   static const fs::path dir = [] {

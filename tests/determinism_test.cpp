@@ -13,6 +13,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/test_process.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -20,12 +22,7 @@ namespace fs = std::filesystem;
 const std::string kSourceDir = DDPSIM_SOURCE_DIR;
 const std::string kBinary = DDPSIM_BINARY;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using ddpsim::testing::read_text;
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path dir =

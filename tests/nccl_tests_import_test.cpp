@@ -14,6 +14,7 @@
 
 #include "sim/profile/profile_yaml.h"
 #include "sim/util/input_error.h"
+#include "tests/test_process.h"
 
 namespace ddpsim {
 namespace {
@@ -184,31 +185,15 @@ TEST(NcclTestsImport, MissingFileNamesThePath) {
 
 // ---------------------------------------------------------------- the CLI
 
-struct CliRun {
-  int code = -1;
-  std::string output;  // stdout and stderr
-};
+using CliRun = testing::ShellRun;
 
 CliRun run_ddpsim(const std::string& args, const std::string& env = "",
                   const std::string& binary = DDPSIM_BINARY) {
-  const std::string cmd = env + " '" + binary + "' " + args + " 2>&1";
-  CliRun r;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, n);
-  const int status = ::pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return testing::run_shell(env + " '" + binary + "' " + args);
 }
 
-fs::path fresh_dir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("ddpsim_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+const testing::ScratchFolder kScratch("ddpsim-nccl-import-test");
+fs::path fresh_dir(const std::string& name) { return kScratch.fresh(name); }
 
 TEST(CalibrateCommand, ImportWritesAProfileWhoseTableIsTheFit) {
   const fs::path dir = fresh_dir("import");

@@ -2,10 +2,7 @@
 // meaningful, each a real non-empty PNG, with the number of series the data implies (read back
 // from plots.json, which the script writes from the data it plotted), and a report.html that
 // shows them all.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -17,22 +14,13 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
+#include "tests/test_process.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-// Removes this process's scratch folder when every test passed (kept for a look otherwise).
-class ScratchCleanup : public ::testing::Environment {
- public:
-  void TearDown() override {
-    if (::testing::UnitTest::GetInstance()->Passed())
-      fs::remove_all(fs::temp_directory_path() /
-                     ("ddpsim-report-test-" + std::to_string(::getpid())));
-  }
-};
-const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
+const ddpsim::testing::ScratchFolder kScratch("ddpsim-report-test");
 using nlohmann::json;
 
 const char* kBase = R"(name: report-test
@@ -48,48 +36,12 @@ training: {batch_per_gpu: 32, iterations: 2, warmup: 1}
 compute: {mode: roofline, efficiency: 0.5}
 )";
 
-struct Exited {
-  int exit_code = -1;
-  std::string out, err;
-};
+using ddpsim::testing::Exited;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string slurp(const std::string& path) { return ddpsim::testing::read_text(path); }
 
-Exited run(std::vector<std::string> args, const std::vector<std::string>& extra_env = {}) {
-  const std::string dir =
-      fs::temp_directory_path() / ("ddpsim-report-test-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string out = dir + "/stdout.txt", err = dir + "/stderr.txt";
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::vector<std::string> env = extra_env;
-  for (char** e = environ; *e; ++e) env.push_back(*e);
-  std::vector<char*> envp;
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = -1;
-  Exited result;
-  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data()) != 0) {
-    ADD_FAILURE() << "cannot start " << args[0];
-    return result;
-  }
-  posix_spawn_file_actions_destroy(&actions);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = slurp(out);
-  result.err = slurp(err);
-  return result;
+Exited run(const std::vector<std::string>& args, const std::vector<std::string>& extra_env = {}) {
+  return ddpsim::testing::run_program(args, kScratch, extra_env);
 }
 
 Exited ddpsim(std::vector<std::string> args, const std::vector<std::string>& env = {}) {
@@ -106,13 +58,7 @@ bool matplotlib_available() {
   GTEST_SKIP() << "/usr/bin/python3 cannot import matplotlib (Debian python3-matplotlib is not " \
                   "installed): reports cannot be drawn here"
 
-std::string temp_dir(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("ddpsim-report-test-" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string temp_dir(const std::string& name) { return kScratch.fresh(name).string(); }
 
 // Width and height from the PNG's IHDR chunk; {0, 0} when the file is not a PNG.
 std::pair<int, int> png_size(const std::string& path) {

@@ -25,24 +25,14 @@
 #include "sim/sweep/sweep_plan.h"
 #include "sim/sweep/sweep_spec.h"
 #include "sim/util/input_error.h"
-
-extern char** environ;
+#include "tests/test_process.h"
 
 namespace ddpsim {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Removes this process's scratch folder when every test passed (kept for a look otherwise).
-class ScratchCleanup : public ::testing::Environment {
- public:
-  void TearDown() override {
-    if (::testing::UnitTest::GetInstance()->Passed())
-      fs::remove_all(fs::temp_directory_path() /
-                     ("ddpsim-sweep-test-" + std::to_string(::getpid())));
-  }
-};
-const auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
+const testing::ScratchFolder kScratch("ddpsim-sweep-test");
 
 // A small MLP on 4-GPU nodes: each point simulates in tens of milliseconds.
 const char* kMlpScenario = R"(name: mlp-sweep
@@ -60,25 +50,14 @@ sweep:
   sync.bucket_cap: [1MiB, 25MiB]
 )";
 
-std::string temp_dir(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("ddpsim-sweep-test-" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string temp_dir(const std::string& name) { return kScratch.fresh(name).string(); }
 
 std::string write(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
   return path;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string slurp(const std::string& path) { return testing::read_text(path); }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const size_t at = text.find(from);
@@ -326,51 +305,18 @@ TEST(ResultsCsv, NumbersAreShortestExactText) {
 
 // ------------------------------------------------------------------ the binary, end to end
 
-struct Exited {
-  int exit_code = -1;
-  std::string out, err;
-};
+using testing::Exited;
+using testing::wait_for;
 
-pid_t spawn(const std::vector<std::string>& args, const std::string& out, const std::string& err,
+pid_t spawn(std::vector<std::string> args, const std::string& out, const std::string& err,
             const std::vector<std::string>& extra_env = {}) {
-  std::vector<std::string> all = {DDPSIM_BINARY};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::vector<std::string> env_strings = extra_env;
-  for (char** e = environ; *e; ++e) {
-    if (std::string(*e).rfind("SLURM_", 0) != 0) env_strings.push_back(*e);
-  }
-  std::vector<char*> envp;
-  for (auto& e : env_strings) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = -1;
-  EXPECT_EQ(posix_spawn(&pid, all[0].c_str(), &actions, nullptr, argv.data(), envp.data()), 0);
-  posix_spawn_file_actions_destroy(&actions);
-  return pid;
+  args.insert(args.begin(), DDPSIM_BINARY);
+  return testing::spawn(args, out, err, extra_env);
 }
 
-Exited wait_for(pid_t pid, const std::string& out, const std::string& err) {
-  Exited run;
-  int status = 0;
-  waitpid(pid, &status, 0);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  run.out = slurp(out);
-  run.err = slurp(err);
-  return run;
-}
-
-Exited ddpsim(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
-  const std::string dir =
-      fs::temp_directory_path() / ("ddpsim-sweep-test-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string out = dir + "/stdout.txt", err = dir + "/stderr.txt";
-  return wait_for(spawn(args, out, err, env), out, err);
+Exited ddpsim(std::vector<std::string> args, const std::vector<std::string>& env = {}) {
+  args.insert(args.begin(), DDPSIM_BINARY);
+  return testing::run_program(args, kScratch, env);
 }
 
 CsvTable read_csv(const std::string& path) { return parse_csv(slurp(path), path); }

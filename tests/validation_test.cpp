@@ -23,6 +23,7 @@
 #include "sim/validation/error_stats.h"
 #include "sim/validation/validation_case.h"
 #include "sim/validation/validation_table.h"
+#include "tests/test_process.h"
 
 namespace ddpsim {
 namespace {
@@ -32,12 +33,7 @@ namespace fs = std::filesystem;
 const std::string kSourceDir = DDPSIM_SOURCE_DIR;
 const std::string kBinary = DDPSIM_BINARY;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::read_text;
 
 // ---------------------------------------------------------------- error statistics
 
@@ -110,7 +106,7 @@ struct BadSection {
   const char* message;  // a substring of the message
 };
 
-class ValidationSectionErrors : public testing::TestWithParam<BadSection> {};
+class ValidationSectionErrors : public ::testing::TestWithParam<BadSection> {};
 
 TEST_P(ValidationSectionErrors, AreLocatedAndNameTheChoices) {
   const BadSection& bad = GetParam();
@@ -125,7 +121,7 @@ TEST_P(ValidationSectionErrors, AreLocatedAndNameTheChoices) {
 
 INSTANTIATE_TEST_SUITE_P(
     Catalogue, ValidationSectionErrors,
-    testing::Values(
+    ::testing::Values(
         BadSection{"missing_section", "cluster: {nodes: 1}\n", "v.yaml:1:1", "validation"},
         BadSection{"unknown_group",
                    "validation:\n  source: s\n  cases:\n    - {id: a, group: scale, metric: "
@@ -149,7 +145,7 @@ INSTANTIATE_TEST_SUITE_P(
                    "v.yaml:3:60", "measured"},
         BadSection{"empty_case_list", "validation:\n  source: s\n  cases: []\n", "v.yaml:3:10",
                    "non-empty list"}),
-    [](const testing::TestParamInfo<BadSection>& info) { return info.param.name; });
+    [](const ::testing::TestParamInfo<BadSection>& info) { return info.param.name; });
 
 // ---------------------------------------------------------------- predictions
 

@@ -12,36 +12,18 @@
 #include "kernels/device_probe.h"
 #include "sim/model/model_zoo.h"
 #include "sim/profile/profile_yaml.h"
+#include "tests/test_process.h"
 
 namespace ddpsim {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code = -1;
-  std::string output;
-};
+using Result = testing::ShellRun;
+Result run(const std::string& command) { return testing::run_shell(command); }
 
-Result run(const std::string& command) {
-  Result r;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, n);
-  const int status = ::pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-fs::path fresh_dir(const std::string& name) {
-  fs::path dir =
-      fs::temp_directory_path() / ("ddpsim_harness_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+const testing::ScratchFolder kScratch("ddpsim-harness-test");
+fs::path fresh_dir(const std::string& name) { return kScratch.fresh(name); }
 
 bool have_gpu() { return kernels::cuda_device_count(nullptr) > 0; }
 
