@@ -15,6 +15,7 @@
 #include "sim/engine/sync_factory.h"
 #include "sim/engine/worker.h"
 #include "sim/scenario/scenario_loader.h"
+#include "sim/util/input_error.h"
 #include "tests/sim_harness.h"
 
 namespace ddpsim {
@@ -287,6 +288,34 @@ TEST(ParameterServerScenario, WorkersRunNoOptimizerAndTheStepWaitsForThePull) {
   EXPECT_EQ(r.staleness_max, 0);
   ASSERT_FALSE(r.buckets.empty());
   EXPECT_EQ(r.buckets[0].algorithm, "ps (4 servers, sync)");
+}
+
+TEST(ParameterServerScenario, BytepsPlacementSpansColocatedAndDedicatedExactly) {
+  auto step = [](std::vector<std::string> set) {
+    return simulate(parse_scenario_text(kCluster, "ps.yaml", set), {0, false}).iteration_time;
+  };
+  // No CPU machine: one colocated server on each of the 8 nodes, 1/8 of the parameters each.
+  EXPECT_EQ(step({"sync.ps.placement=byteps", "sync.ps.servers=0"}),
+            step({"sync.ps.placement=colocated", "sync.ps.servers=8"}));
+  // As many CPU machines as nodes: they hold everything, the colocated servers nothing.
+  EXPECT_EQ(step({"sync.ps.placement=byteps", "sync.ps.servers=8"}),
+            step({"sync.ps.placement=dedicated", "sync.ps.servers=8"}));
+  const SimulationResult r = simulate(
+      parse_scenario_text(kCluster, "ps.yaml", {"sync.ps.placement=byteps", "sync.ps.servers=2"}),
+      {0, false});
+  // n = 8, k = 2: n^2 + kn - 2k = 76, colocated (n-k)/76, CPU 2(n-1)/76.
+  EXPECT_NE(r.notes.find("byteps: 8 colocated servers + 2 CPU servers holding 7.89 % and 18.4 %"),
+            std::string::npos)
+      << r.notes;
+  EXPECT_NEAR(r.bytes_sent, r.bytes_received, 1e-9 * r.bytes_sent);
+}
+
+TEST(ParameterServerScenario, BytepsCountsOnlyCpuServersAndTheyMayBeNone) {
+  EXPECT_THROW(parse_scenario_text(kCluster, "ps.yaml", {"sync.ps.servers=0"}), InputError);
+  EXPECT_EQ(
+      parse_scenario_text(kCluster, "ps.yaml", {"sync.ps.placement=byteps", "sync.ps.servers=0"})
+          .sync.ps.servers,
+      0);
 }
 
 }  // namespace

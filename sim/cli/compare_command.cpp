@@ -34,8 +34,8 @@ struct Options {
 
 const char* kStrategyHelp =
     "ALGORITHM (ring, tree, halving-doubling, hierarchical, auto: all-reduce), "
-    "ps:K[:dedicated|:colocated][:async:S] (K parameter servers), local-sgd:K (average every K "
-    "steps)";
+    "ps:K[:dedicated|:colocated|:byteps][:async:S] (K parameter servers; byteps: K CPU servers "
+    "beside one on every node), local-sgd:K (average every K steps)";
 
 // The --set overrides that select one strategy token.
 std::vector<std::string> strategy_overrides(const std::string& token) {
@@ -53,7 +53,7 @@ std::vector<std::string> strategy_overrides(const std::string& token) {
   auto positive = [&](const std::string& text, const char* what) {
     if (text.empty() || text.size() > 9 ||
         text.find_first_not_of("0123456789") != std::string::npos ||
-        std::stoll(text) < (std::string(what) == "staleness" ? 0 : 1))
+        std::stoll(text) < (std::string(what) == "server count" ? 1 : 0))
       bad(std::string("bad ") + what + " '" + text + "'");
     return text;
   };
@@ -62,10 +62,12 @@ std::vector<std::string> strategy_overrides(const std::string& token) {
   if (parts[0] == "local-sgd" && parts.size() == 2)
     return {"sync.strategy=local-sgd", "sync.local_sgd.period=" + positive(parts[1], "period")};
   if (parts[0] == "ps" && parts.size() >= 2) {
-    std::vector<std::string> set = {"sync.strategy=ps",
-                                    "sync.ps.servers=" + positive(parts[1], "server count")};
+    const bool byteps = std::find(parts.begin() + 2, parts.end(), "byteps") != parts.end();
+    std::vector<std::string> set = {
+        "sync.strategy=ps",
+        "sync.ps.servers=" + positive(parts[1], byteps ? "CPU server count" : "server count")};
     for (size_t i = 2; i < parts.size(); ++i) {
-      if (parts[i] == "dedicated" || parts[i] == "colocated") {
+      if (parts[i] == "dedicated" || parts[i] == "colocated" || parts[i] == "byteps") {
         set.push_back("sync.ps.placement=" + parts[i]);
       } else if (parts[i] == "async" && i + 1 < parts.size()) {
         set.push_back("sync.ps.mode=async");

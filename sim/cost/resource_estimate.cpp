@@ -148,6 +148,7 @@ ResourceEstimate estimate_resources(const Scenario& s, const IterationPlan& plan
   if (s.sync.strategy == SyncStrategy::kParameterServer) {
     per_gpu += 2;  // push and pull streams
     extra += s.sync.ps.servers;
+    if (s.sync.ps.placement == PsPlacement::kByteps) extra += c.nodes;
   } else {
     per_gpu += 1;  // the all-reduce stream
   }

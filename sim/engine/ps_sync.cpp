@@ -332,6 +332,7 @@ class PsSync : public GradientSync {
 }  // namespace
 
 std::vector<PsServerPlace> ps_layout(const Scenario& s, const ClusterPlatform& pf) {
+  if (s.sync.ps.placement == PsPlacement::kByteps) return byteps_layout(pf, s.sync.ps.servers);
   std::vector<PsServerPlace> out;
   const int k = s.sync.ps.servers;
   const auto& hosts = s.sync.ps.placement == PsPlacement::kDedicated ? pf.servers : pf.node_cpus;

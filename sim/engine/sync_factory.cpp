@@ -1,7 +1,9 @@
 #include "sim/engine/sync_factory.h"
 
+#include <cstdio>
 #include <stdexcept>
 
+#include "sim/cost/collective_formulas.h"
 #include "sim/engine/allreduce_sync.h"
 #include "sim/engine/ps_sync.h"
 #include "sim/profile/profile_yaml.h"
@@ -26,7 +28,7 @@ bool uses_alpha_beta(const Scenario& s) {
 PlatformExtras platform_extras(const Scenario& s) {
   PlatformExtras extras;
   if (s.sync.strategy == SyncStrategy::kParameterServer &&
-      s.sync.ps.placement == PsPlacement::kDedicated) {
+      s.sync.ps.placement != PsPlacement::kColocated) {
     extras.dedicated_servers = s.sync.ps.servers;
     extras.server_bandwidth = s.sync.ps.server_nic_bandwidth;
   }
@@ -81,10 +83,27 @@ std::string sync_notes(const Scenario& s) {
   std::string notes = strategy_name(s.sync.strategy);
   if (s.sync.strategy == SyncStrategy::kParameterServer) {
     const ParameterServerSpec& ps = s.sync.ps;
-    notes += " / " + std::to_string(ps.servers) + " " +
-             (ps.placement == PsPlacement::kDedicated ? "dedicated" : "colocated") + " server" +
-             (ps.servers == 1 ? "" : "s") + ", " +
-             (ps.mode == PsMode::kSync ? std::string("sync")
+    auto count = [](int n, const char* what) {
+      return std::to_string(n) + " " + what + " server" + (n == 1 ? "" : "s");
+    };
+    if (ps.placement == PsPlacement::kByteps) {
+      const BytepsShares shares = byteps_shares(s.cluster.nodes, ps.servers);
+      char split[128];
+      if (shares.colocated == 0)  // as many CPU servers as nodes: they take everything
+        std::snprintf(split, sizeof split, " (the CPU servers hold %.3g %% each, the colocated 0)",
+                      100 * shares.cpu);
+      else
+        std::snprintf(split, sizeof split, " holding %.3g %% and %.3g %% of the parameters each",
+                      100 * shares.colocated, 100 * shares.cpu);
+      notes += " / byteps: " + count(s.cluster.nodes, "colocated") + " + " +
+               count(ps.servers, "CPU") + split + ", ";
+    } else {
+      notes +=
+          " / " +
+          count(ps.servers, ps.placement == PsPlacement::kDedicated ? "dedicated" : "colocated") +
+          ", ";
+    }
+    notes += (ps.mode == PsMode::kSync ? std::string("sync")
                                        : "async (staleness " + std::to_string(ps.staleness) +
                                              "; samples/s sums the workers' own rates)");
   } else {

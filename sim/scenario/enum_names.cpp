@@ -62,7 +62,8 @@ const std::vector<NamedValue<CollectiveMode>>& enum_table<CollectiveMode>() {
 template <>
 const std::vector<NamedValue<PsPlacement>>& enum_table<PsPlacement>() {
   static const std::vector<NamedValue<PsPlacement>> t = {{PsPlacement::kDedicated, "dedicated"},
-                                                         {PsPlacement::kColocated, "colocated"}};
+                                                         {PsPlacement::kColocated, "colocated"},
+                                                         {PsPlacement::kByteps, "byteps"}};
   return t;
 }
 

@@ -12,10 +12,12 @@ void parse_ps(const YamlValue& value, YamlContext* context, Scenario* scenario) 
                       {"servers", "placement", "server_bandwidth", "mode", "staleness", "chunk",
                        "update_flops_per_param"},
                       context);
-  std::optional<YamlValue> servers = section.get("servers");
-  if (servers) ps.servers = static_cast<int>(as_int(*servers, 1));
   std::optional<YamlValue> placement = section.get("placement");
   if (placement) ps.placement = as_enum<PsPlacement>(*placement);
+  std::optional<YamlValue> servers = section.get("servers");
+  // BytePS may run on the colocated servers alone: no CPU machine.
+  if (servers)
+    ps.servers = static_cast<int>(as_int(*servers, ps.placement == PsPlacement::kByteps ? 0 : 1));
   if (auto v = section.get("server_bandwidth")) {
     ps.server_nic_bandwidth = as_quantity(*v, units::Kind::kBandwidth, Sign::kNonNegative);
   }

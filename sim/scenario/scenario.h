@@ -87,11 +87,13 @@ struct TrainingSpec {
 enum class SyncStrategy { kAllReduce, kParameterServer, kLocalSgd };
 enum class AllReduceAlgorithm { kRing, kTree, kHalvingDoubling, kHierarchical, kAuto };
 enum class CollectiveMode { kFlow, kChunked };  // flow: one flow per ring edge; chunked: per step
-enum class PsPlacement { kDedicated, kColocated };
+// byteps: a server colocated on every node plus `servers` dedicated CPU machines (0 allowed),
+// holding BytePS's optimal shares of the parameters (collective_formulas.h, byteps_shares).
+enum class PsPlacement { kDedicated, kColocated, kByteps };
 enum class PsMode { kSync, kAsync };
 
 struct ParameterServerSpec {
-  int servers = 1;
+  int servers = 1;                  // byteps: the dedicated CPU servers (the colocated are extra)
   PsPlacement placement = PsPlacement::kDedicated;
   double server_nic_bandwidth = 0;  // dedicated servers: bytes/s per server (0 = cluster NIC)
   PsMode mode = PsMode::kSync;

@@ -33,7 +33,7 @@ void require_nic_where_used(const YamlSection& top, const Scenario& s) {
   if (s.cluster.nodes > 1) {
     reason = "the cluster has " + std::to_string(s.cluster.nodes) + " nodes";
   } else if (s.sync.strategy == SyncStrategy::kParameterServer &&
-             s.sync.ps.placement == PsPlacement::kDedicated) {
+             s.sync.ps.placement != PsPlacement::kColocated && s.sync.ps.servers > 0) {
     reason = "dedicated parameter servers are reached over the network";
   } else if (!s.data.synthetic && s.data.storage == StorageKind::kShared) {
     reason = "shared storage is read over the network";
