@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "sim/data/loader_rates.h"
 #include "sim/engine/simulation.h"
 #include "sim/platform/cluster_platform.h"
+#include "sim/profile/profile_yaml.h"
 #include "sim/scenario/scenario_loader.h"
 
 namespace ddpsim {
@@ -144,6 +146,29 @@ TEST(DataLoader, LoaderBoundThroughputIsTheSlowestStageOverItsBytesPerSample) {
     EXPECT_DOUBLE_EQ(r.train_rate_per_gpu, kTrainRate) << c.name;
     EXPECT_EQ(r.bottleneck, "data-loading-bound") << c.name;
   }
+}
+
+TEST(DataLoader, AProfilesMeasuredHostToDeviceRateCapsTheCopy) {
+  // compute.mode profile with a profile whose pinned host-to-device copies ran at 100 MB/s: the
+  // copy stage runs at that rate although the PCIe link is 16 GB/s.
+  CalibrationProfile profile;
+  profile.device.name = "test GPU";
+  CopyCeiling h2d;
+  h2d.bytes = 1e8;
+  h2d.time = {1.0, 1.0, 1.0, 5};
+  h2d.bandwidth = 100e6;
+  profile.ceilings.h2d = h2d;
+  const std::string path = ::testing::TempDir() + "/ddpsim_h2d_profile.yaml";
+  write_profile(profile, path);
+  const Scenario s = scenario({"compute.mode=profile", "compute.profile=" + path});
+  const double rate = 100e6 / 150528.0;
+  EXPECT_NEAR(loader_rates(s.data, s.cluster, true, 100e6).rate(), rate, 1e-9 * rate);
+  const SimulationResult r = run(s);
+  ASSERT_LT(rate, r.train_rate_per_gpu);
+  expect_rel(r.samples_per_second, s.cluster.total_gpus() * rate, 1e-6, "h2d");
+  expect_rel(r.data_rate_per_gpu, rate, 1e-12, "h2d");
+  EXPECT_EQ(r.bottleneck, "data-loading-bound");
+  std::remove(path.c_str());
 }
 
 TEST(DataLoader, AFastLoaderLeavesTrainingAlone) {

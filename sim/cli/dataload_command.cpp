@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/cli/command.h"
+#include "sim/cost/compute_cost.h"
 #include "sim/data/loader_rates.h"
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
@@ -118,12 +119,14 @@ int run() {
   std::printf("%5s %9s %5s | %12s %-8s %12s %7s | %12s %12s %7s | %9s  %s\n", "nodes", "GPUs/node",
               "GPUs", "loader/GPU", "limit", "train/GPU", "ratio", "real", "synthetic", "r/s",
               "data wait", "bottleneck");
+  // A calibration profile's measured host-to-device copy rate (profile mode only).
+  const double h2d = plan_compute(base, model).h2d_bandwidth;
   for (const Shape& shape : shapes(base)) {
     Scenario s = base;
     s.cluster.nodes = shape.nodes;
     s.cluster.gpus_per_node = shape.gpus_per_node;
     s.cluster.nic.count = std::min(s.cluster.nic.count, shape.gpus_per_node);  // <= 1 per GPU
-    const LoaderRates rates = loader_rates(s.data, s.cluster);
+    const LoaderRates rates = loader_rates(s.data, s.cluster, true, h2d);
     const SimulationResult real = run_one(s);
     double synthetic = 0;
     if (!opts.no_synthetic) {

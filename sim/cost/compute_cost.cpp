@@ -52,8 +52,8 @@ void apply_profile(const Scenario& scenario, const Model& model, ComputePlan* pl
   for (size_t l = 0; l < model.layers.size(); ++l) {
     const Layer& layer = model.layers[l];
     LayerTime& t = plan->layers[l];
-    if (auto measured = layer_time(profile, model.name, precision, layer.name,
-                                   static_cast<int>(batch))) {
+    if (auto measured =
+            layer_time(profile, model.name, precision, layer.name, static_cast<int>(batch))) {
       t.forward = measured->fwd;
       t.backward = measured->bwd;
     } else {
@@ -61,7 +61,8 @@ void apply_profile(const Scenario& scenario, const Model& model, ComputePlan* pl
       d.efficiency = scenario.compute.efficiency;
       d.memory_efficiency = scenario.compute.memory_efficiency;
       // The profile's efficiency is the fraction of the (ceiling) roofline time achieved.
-      if (auto e = roofline_efficiency(profile, layer.kind)) d.efficiency = d.memory_efficiency = *e;
+      if (auto e = roofline_efficiency(profile, layer.kind))
+        d.efficiency = d.memory_efficiency = *e;
       t = roofline_layer(layer, batch, activation_bytes(precision), d);
     }
     plan->forward += t.forward;
@@ -73,13 +74,14 @@ void apply_profile(const Scenario& scenario, const Model& model, ComputePlan* pl
       for (const OptimizerTiming& o : run.optimizer)
         if (o.optimizer == scenario.training.optimizer && o.params == model.params())
           optimizer = o.time.median;
+  if (profile.ceilings.h2d) plan->h2d_bandwidth = profile.ceilings.h2d->bandwidth;
   if (profile.overlap) {
     plan->overlap_slowdown = profile.overlap->slowdown();
     plan->overlap_source = "measured in the profile";
   }
-  plan->optimizer = optimizer.value_or(static_cast<double>(model.params()) *
-                                       optimizer_bytes_per_param(scenario.training.optimizer) /
-                                       base.bandwidth);
+  plan->optimizer =
+      optimizer.value_or(static_cast<double>(model.params()) *
+                         optimizer_bytes_per_param(scenario.training.optimizer) / base.bandwidth);
 }
 
 }  // namespace

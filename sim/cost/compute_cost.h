@@ -35,6 +35,9 @@ struct ComputePlan {
   double scale = 1;          // measured mode: factor applied to the roofline times
   double overlap_slowdown = 1;  // compute slowdown while the GPU communicates (>= 1)
   std::string overlap_source = "none";  // where overlap_slowdown came from, for the notes
+  // Profile mode: the measured pinned host-to-device copy bandwidth, which caps the input
+  // pipeline's copy to the GPU (0 = only the PCIe link limits it).
+  double h2d_bandwidth = 0;
 
   // One optimizer step on one GPU with no communication and no data wait.
   double step_time(int gradient_accumulation) const {

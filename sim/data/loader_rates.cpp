@@ -76,13 +76,16 @@ double gpu_input_buffer_bytes(const DataSpec& d, int batch_per_gpu) {
   return batch_per_gpu * (batches * copied_bytes_per_sample(d) + (gpu ? d.decoded_bytes : 0));
 }
 
-LoaderRates loader_rates(const DataSpec& d, const ClusterSpec& c, bool cached) {
+LoaderRates loader_rates(const DataSpec& d, const ClusterSpec& c, bool cached,
+                         double h2d_bandwidth) {
   LoaderRates r;
   r.storage = per_sample(storage_share_per_gpu(d, c), storage_bytes_per_sample(d, cached));
   r.decode = d.decode == DecodeKind::kGpu
                  ? (d.gpu_decode_time > 0 ? 1.0 / d.gpu_decode_time : kUnlimited)
                  : decode_cores_per_gpu(d, c) * d.samples_per_core;
-  r.pcie = per_sample(c.pcie_bandwidth, copied_bytes_per_sample(d));
+  const double copy =
+      h2d_bandwidth > 0 ? std::min(c.pcie_bandwidth, h2d_bandwidth) : c.pcie_bandwidth;
+  r.pcie = per_sample(copy, copied_bytes_per_sample(d));
   return r;
 }
 

@@ -54,6 +54,9 @@ int loader_stages(const DataSpec& data);
 double gpu_input_buffer_bytes(const DataSpec& data, int batch_per_gpu);
 
 // Stage rates in the steady state (after the first epoch when a page cache is configured).
-LoaderRates loader_rates(const DataSpec& data, const ClusterSpec& cluster, bool cached = true);
+// `h2d_bandwidth` > 0: a measured host-to-device copy rate (calibration profile) below the PCIe
+// link's caps the copy stage.
+LoaderRates loader_rates(const DataSpec& data, const ClusterSpec& cluster, bool cached = true,
+                         double h2d_bandwidth = 0);
 
 }  // namespace ddpsim
