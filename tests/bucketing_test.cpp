@@ -1,7 +1,8 @@
 // PyTorch DDP bucket assignment (reducer.cpp compute_bucket_assignment_by_size) on ResNet-50.
+#include "sim/cost/bucketing.h"
+
 #include <gtest/gtest.h>
 
-#include "sim/cost/bucketing.h"
 #include "sim/cost/iteration_plan.h"
 #include "sim/model/model_zoo.h"
 

@@ -1,11 +1,12 @@
 // Per-layer compute time: roofline, measured scaling, and calibration profiles.
+#include "sim/cost/compute_cost.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "sim/cost/compute_cost.h"
 #include "sim/model/model_zoo.h"
 #include "sim/profile/profile_yaml.h"
 #include "sim/scenario/scenario_loader.h"
@@ -44,7 +45,8 @@ TEST(ComputeCost, LinearLayerIsTheRooflineOfItsFlopsAtTensorCorePeak) {
 TEST(ComputeCost, HigherEfficiencyIsNeverSlower) {
   double previous = 1e30;
   for (const char* e : {"0.2", "0.4", "0.6", "0.8", "1.0"}) {
-    const Scenario s = parse_scenario_text(kMlp, "t.yaml", {std::string("compute.efficiency=") + e});
+    const Scenario s =
+        parse_scenario_text(kMlp, "t.yaml", {std::string("compute.efficiency=") + e});
     const double t = plan_compute(s, build(s)).step_time(1);
     EXPECT_LE(t, previous);
     previous = t;
@@ -70,8 +72,8 @@ TEST(ComputeCost, ProfileLayersAreUsedAsMeasuredAndTheRestByTheProfileRoofline) 
   const std::string path = ::testing::TempDir() + "/ddpsim_compute_profile.yaml";
   write_profile(profile, path);
 
-  const Scenario s = parse_scenario_text(kMlp, "t.yaml", {"compute.mode=profile",
-                                                          "compute.profile=" + path});
+  const Scenario s =
+      parse_scenario_text(kMlp, "t.yaml", {"compute.mode=profile", "compute.profile=" + path});
   const ComputePlan measured = plan_compute(s, m);
   const ComputePlan roofline = plan_compute(base, m);
   EXPECT_DOUBLE_EQ(measured.layers[0].forward, 1e-3);

@@ -1,10 +1,10 @@
 // ddpsim bench: wall time and peak memory to simulate one ResNet-50 iteration at growing scale,
 // each point in its own process (what a user's `simulate` pays, without the baseline run).
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "sim/cli/command.h"
 #include "sim/engine/simulation.h"
@@ -43,9 +43,10 @@ compute: {{mode: roofline, efficiency: 0.45}}
 }
 
 int run() {
-  std::printf("# ddpsim bench: one %s iteration (flow-mode ring, 25 MiB buckets, overlap), "
-              "8 GPUs and 8 NICs per node\n",
-              opts.model.c_str());
+  std::printf(
+      "# ddpsim bench: one %s iteration (flow-mode ring, 25 MiB buckets, overlap), "
+      "8 GPUs and 8 NICs per node\n",
+      opts.model.c_str());
   std::printf("# %6s %6s %8s %14s %12s %10s %12s  %s\n", "gpus", "nodes", "buckets",
               "iteration(ms)", "samples/s", "wall(s)", "peakRSS(MiB)", "target");
   int failures = 0;
@@ -58,8 +59,8 @@ int run() {
     SimOptions sim;
     sim.trace_gpus = 0;
     sim.baseline = false;
-    IsolatedResult child = run_isolated(
-        [&] { return result_to_json(run_simulation(scenario, sim)).dump(); });
+    IsolatedResult child =
+        run_isolated([&] { return result_to_json(run_simulation(scenario, sim)).dump(); });
     if (!child.ok) {
       std::printf("  %6d  failed: %s\n", gpus, child.payload.c_str());
       ++failures;
@@ -70,8 +71,8 @@ int run() {
     if (gpus == 1024) target = child.wall_seconds < 1.0 ? "< 1 s: met" : "< 1 s: MISSED";
     if (gpus == 8192) target = child.wall_seconds < 10.0 ? "< 10 s: met" : "< 10 s: MISSED";
     std::printf("  %6d %6d %8zu %14.3f %12.0f %10.3f %12.1f  %s\n", gpus, scenario.cluster.nodes,
-                r.buckets.size(), r.iteration_time * 1e3, r.samples_per_second,
-                child.wall_seconds, child.max_rss_kib / 1024.0, target.c_str());
+                r.buckets.size(), r.iteration_time * 1e3, r.samples_per_second, child.wall_seconds,
+                child.max_rss_kib / 1024.0, target.c_str());
     std::fflush(stdout);
   }
   return failures ? kExitFailure : 0;

@@ -2,20 +2,19 @@
 // (simulate_command.cpp, models_command.cpp, ...) and main.cpp never changes when one is added.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 namespace ddpsim::cli {
 
 struct Command {
   std::string name;
   std::string help;
-  int order = 100;                            // position in `ddpsim --help`
-  std::function<void(CLI::App*)> setup;       // add options; store them in the command's statics
-  std::function<int()> run;                   // returns the process exit code
+  int order = 100;                       // position in `ddpsim --help`
+  std::function<void(CLI::App*)> setup;  // add options; store them in the command's statics
+  std::function<int()> run;              // returns the process exit code
 };
 
 // Returns true so it can initialise a file-scope `static const bool registered = ...`.

@@ -19,8 +19,9 @@ int run() {
                 g.memory_bytes / (1024.0 * 1024 * 1024), g.hbm_bandwidth / 1e9,
                 p.description.c_str());
   }
-  std::printf("\nDense peaks from the datasheets (sources in sim/scenario/gpu_presets.cpp); 0 = "
-              "not supported (falls back to fp16 / fp32).\n");
+  std::printf(
+      "\nDense peaks from the datasheets (sources in sim/scenario/gpu_presets.cpp); 0 = "
+      "not supported (falls back to fp16 / fp32).\n");
   return 0;
 }
 

@@ -1,6 +1,5 @@
 // ddpsim models: the model zoo with parameters and forward GFLOPs per sample.
 #include <cstdio>
-
 #include <string>
 
 #include "sim/cli/command.h"
@@ -16,8 +15,8 @@ std::string with_commas(long long v) {
 }
 
 int run() {
-  std::printf("%-18s %14s %12s %14s  %s\n", "model", "parameters", "GFLOP/sample",
-              "act./sample", "description");
+  std::printf("%-18s %14s %12s %14s  %s\n", "model", "parameters", "GFLOP/sample", "act./sample",
+              "description");
   for (const ZooEntry& entry : model_zoo()) {
     ModelSpec spec;
     spec.name = entry.key;
@@ -29,8 +28,9 @@ int run() {
                 with_commas(model.params()).c_str(), model.fwd_flops() / 1e9,
                 model.activation_elems() * 4 / 1e6, entry.description.c_str());
   }
-  std::printf("\nFLOPs are forward, per sample; backward is about 2x. Activations: fp32 bytes "
-              "saved for backward per sample.\n");
+  std::printf(
+      "\nFLOPs are forward, per sample; backward is about 2x. Activations: fp32 bytes "
+      "saved for backward per sample.\n");
   return 0;
 }
 

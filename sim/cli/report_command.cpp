@@ -27,8 +27,7 @@ struct Options {
 int run() {
   const std::string python = python_interpreter();
   const std::string script =
-      reports_dir(std::string(DDPSIM_SOURCE_DIR) + "/reports") +
-      "/ddpsim_report.py";
+      reports_dir(std::string(DDPSIM_SOURCE_DIR) + "/reports") + "/ddpsim_report.py";
   std::error_code ec;
   if (!fs::exists(python, ec)) {
     std::fprintf(stderr,

@@ -1,9 +1,8 @@
 // ddpsim simulate SCENARIO [-o OUTDIR] [--set key.path=value ...]
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/cli/command.h"
 #include "sim/cost/iteration_plan.h"
@@ -36,7 +35,8 @@ int run() {
   const Scenario scenario = load_scenario(opts.scenario, opts.overrides);
   Model model;
   std::string error;
-  if (!build_model(scenario.model, &model, &error)) throw InputError({scenario.source, 0, 0}, error);
+  if (!build_model(scenario.model, &model, &error))
+    throw InputError({scenario.source, 0, 0}, error);
   // Refuse what this machine cannot simulate before building anything (resource_estimate.h).
   check_resources(scenario, estimate_resources(scenario, build_iteration_plan(scenario, model)),
                   machine_limits(opts.max_wall > 0 ? 0 : kDefaultWallLimitSeconds));
@@ -62,7 +62,8 @@ int run() {
                 out_dir.c_str(), out_dir.c_str());
   }
   if (result.partial) {
-    std::fprintf(stderr, "warning: stopped by --max-wall %g s: the results cover the completed "
+    std::fprintf(stderr,
+                 "warning: stopped by --max-wall %g s: the results cover the completed "
                  "steps only and are marked \"partial\": true (%s)\n",
                  opts.max_wall, result.notes.c_str());
   }

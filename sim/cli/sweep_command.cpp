@@ -17,8 +17,8 @@
 
 #include "sim/cli/command.h"
 #include "sim/cost/resource_estimate.h"
-#include "sim/model/model_zoo.h"
 #include "sim/engine/simulation.h"
+#include "sim/model/model_zoo.h"
 #include "sim/results/result_json.h"
 #include "sim/sweep/process_pool.h"
 #include "sim/sweep/progress.h"

@@ -25,9 +25,9 @@
 #include "sim/scenario/scenario_loader.h"
 #include "sim/sweep/process_pool.h"
 #include "sim/util/atomic_file.h"
+#include "sim/util/python_script.h"
 #include "sim/validation/case_prediction.h"
 #include "sim/validation/validation_table.h"
-#include "sim/util/python_script.h"
 
 namespace ddpsim::cli {
 namespace {
@@ -70,8 +70,7 @@ std::string run_file(const std::string& relative) {
 void draw_plot(const std::string& csv, const std::string& png) {
   const std::string python = python_interpreter();
   const std::string script =
-      reports_dir(std::string(DDPSIM_SOURCE_DIR) + "/reports") +
-      "/validation_plot.py";
+      reports_dir(std::string(DDPSIM_SOURCE_DIR) + "/reports") + "/validation_plot.py";
   std::error_code ec;
   if (!fs::exists(python, ec) || !fs::is_regular_file(script, ec)) {
     std::printf("plot            skipped: needs %s with matplotlib and %s\n", python.c_str(),

@@ -12,8 +12,8 @@
 namespace ddpsim {
 
 struct GradientTensor {
-  int layer = 0;      // index in Model::layers
-  int tensor = 0;     // index in Layer::param_tensors
+  int layer = 0;   // index in Model::layers
+  int tensor = 0;  // index in Layer::param_tensors
   double bytes = 0;
 };
 

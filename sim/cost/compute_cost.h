@@ -23,17 +23,17 @@
 namespace ddpsim {
 
 struct LayerTime {
-  double forward = 0;   // seconds, one micro-batch of batch_per_gpu samples
+  double forward = 0;  // seconds, one micro-batch of batch_per_gpu samples
   double backward = 0;
 };
 
 struct ComputePlan {
   std::vector<LayerTime> layers;
-  double forward = 0;        // sum over layers
+  double forward = 0;  // sum over layers
   double backward = 0;
-  double optimizer = 0;      // one update of all parameters
-  double scale = 1;          // measured mode: factor applied to the roofline times
-  double overlap_slowdown = 1;  // compute slowdown while the GPU communicates (>= 1)
+  double optimizer = 0;                 // one update of all parameters
+  double scale = 1;                     // measured mode: factor applied to the roofline times
+  double overlap_slowdown = 1;          // compute slowdown while the GPU communicates (>= 1)
   std::string overlap_source = "none";  // where overlap_slowdown came from, for the notes
   // Profile mode: the measured pinned host-to-device copy bandwidth, which caps the input
   // pipeline's copy to the GPU (0 = only the PCIe link limits it).

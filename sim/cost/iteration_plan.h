@@ -13,12 +13,12 @@ namespace ddpsim {
 
 struct IterationPlan {
   ComputePlan compute;
-  std::vector<Bucket> buckets;          // reduction order
+  std::vector<Bucket> buckets;  // reduction order
   // backward_segments[b]: backward compute between bucket b-1 and bucket b becoming ready
   // (b = 0: from the start of backward). The last entry is the tail after the last bucket
   // (layers below the first parameter). Size = buckets.size() + 1; sums to compute.backward.
   std::vector<double> backward_segments;
-  double gradient_bytes = 0;            // all buckets
+  double gradient_bytes = 0;  // all buckets
 };
 
 IterationPlan build_iteration_plan(const Scenario& scenario, const Model& model);

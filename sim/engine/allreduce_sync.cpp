@@ -1,8 +1,7 @@
 #include "sim/engine/allreduce_sync.h"
 
-#include <string>
-
 #include <simgrid/s4u.hpp>
+#include <string>
 
 namespace ddpsim {
 namespace {

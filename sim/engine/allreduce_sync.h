@@ -13,7 +13,6 @@ namespace ddpsim {
 
 // Spawns the communication actors. `period` = 1 for DDP.
 std::unique_ptr<GradientSync> make_allreduce_sync(RunContext* ctx,
-                                                  std::unique_ptr<AllReduce> allreduce,
-                                                  int period);
+                                                  std::unique_ptr<AllReduce> allreduce, int period);
 
 }  // namespace ddpsim

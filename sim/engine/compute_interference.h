@@ -6,9 +6,8 @@
 // a collective starts or ends.
 #pragma once
 
-#include <vector>
-
 #include <simgrid/s4u.hpp>
+#include <vector>
 
 namespace ddpsim {
 

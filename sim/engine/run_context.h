@@ -33,7 +33,7 @@ struct RunContext {
   std::unique_ptr<ComputeInterference> interference;  // null when the slowdown is 1
   std::vector<WorkerStats> workers;
   std::vector<TraceEvent> trace;
-  int trace_gpus = 8;            // GPUs whose measured step is traced
+  int trace_gpus = 8;  // GPUs whose measured step is traced
 
   int steps() const { return scenario->training.iterations; }
   int warmup() const { return scenario->training.warmup; }

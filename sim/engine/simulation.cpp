@@ -3,16 +3,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <simgrid/s4u.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <simgrid/s4u.hpp>
-
-#include "sim/engine/run_context.h"
-#include "sim/engine/data_feed_factory.h"
-#include "sim/engine/sync_factory.h"
 #include "sim/cost/memory_fit.h"
+#include "sim/engine/data_feed_factory.h"
+#include "sim/engine/run_context.h"
+#include "sim/engine/sync_factory.h"
 #include "sim/engine/worker.h"
 #include "sim/model/model_zoo.h"
 #include "sim/results/result_json.h"
@@ -77,8 +76,8 @@ void summarise(const RunContext& ctx, const Model& model, SimulationResult* r) {
   };
   const double start = warmup > 0 ? latest_end(warmup - 1) : 0.0;
   if (measured > 0) r->iteration_time = (latest_end(steps - 1) - start) / measured;
-  r->global_batch = static_cast<double>(p) * s.training.batch_per_gpu *
-                    s.training.gradient_accumulation;
+  r->global_batch =
+      static_cast<double>(p) * s.training.batch_per_gpu * s.training.gradient_accumulation;
   r->samples_per_second = r->iteration_time > 0 ? r->global_batch / r->iteration_time : 0;
 
   double slowest_compute = -1;
@@ -113,8 +112,7 @@ void summarise(const RunContext& ctx, const Model& model, SimulationResult* r) {
   r->buckets = ctx.sync->bucket_reports();
   const double step_alone = ctx.plan->compute.step_time(s.training.gradient_accumulation);
   r->train_rate_per_gpu =
-      step_alone > 0 ? s.training.batch_per_gpu * s.training.gradient_accumulation / step_alone
-                     : 0;
+      step_alone > 0 ? s.training.batch_per_gpu * s.training.gradient_accumulation / step_alone : 0;
   r->data_rate_per_gpu = ctx.feed->rate_per_gpu();
   r->trace = ctx.trace;
   ctx.sync->append_trace(&r->trace);
@@ -133,7 +131,8 @@ std::string bottleneck_label(const SimulationResult& r) {
   if (r.iteration_time <= 0) return "compute-bound";
   const double data = r.breakdown.data_wait / r.iteration_time;
   const double comm = r.breakdown.exposed_comm / r.iteration_time;
-  if (std::max(data, comm) >= 0.10) return data >= comm ? "data-loading-bound" : "communication-bound";
+  if (std::max(data, comm) >= 0.10)
+    return data >= comm ? "data-loading-bound" : "communication-bound";
   return "compute-bound";
 }
 
@@ -193,9 +192,9 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
                                         std::chrono::duration<double>(options.max_wall_seconds));
     const double step = plan.compute.step_time(scenario.training.gradient_accumulation);
     const double max_dt = step > 0 ? step / 16 : 1e-3;
-    simgrid::s4u::Actor::create("wall-clock", platform.gpus[0],
-                                [deadline, max_dt] { watch_wall_clock(deadline, max_dt); })
-        ->daemonize();
+    simgrid::s4u::Actor::create("wall-clock", platform.gpus[0], [deadline, max_dt] {
+      watch_wall_clock(deadline, max_dt);
+    })->daemonize();
   }
   engine.run();
 

@@ -13,8 +13,8 @@
 namespace ddpsim {
 
 struct SimOptions {
-  int trace_gpus = 8;     // GPUs whose last step is recorded for the timeline
-  bool baseline = true;   // also run the single-GPU baseline (scaling efficiency)
+  int trace_gpus = 8;    // GPUs whose last step is recorded for the timeline
+  bool baseline = true;  // also run the single-GPU baseline (scaling efficiency)
   // Wall-clock budget of each run (0 = none). When it is spent every actor is stopped and the
   // result covers the steps all GPUs completed, with `partial` set.
   double max_wall_seconds = 0;

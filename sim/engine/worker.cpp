@@ -1,8 +1,7 @@
 #include "sim/engine/worker.h"
 
-#include <string>
-
 #include <simgrid/s4u.hpp>
+#include <string>
 
 #include "sim/cost/stragglers.h"
 

@@ -10,20 +10,30 @@
 namespace ddpsim {
 
 enum class LayerKind {
-  kConv, kLinear, kBatchNorm, kLayerNorm, kActivation, kPool, kEmbedding, kAttention,
-  kSoftmax, kDropout, kElementwise, kLoss
+  kConv,
+  kLinear,
+  kBatchNorm,
+  kLayerNorm,
+  kActivation,
+  kPool,
+  kEmbedding,
+  kAttention,
+  kSoftmax,
+  kDropout,
+  kElementwise,
+  kLoss
 };
 
 struct Layer {
-  std::string name;                     // e.g. "layer1.0.conv1", as the reference implementation
+  std::string name;  // e.g. "layer1.0.conv1", as the reference implementation
   LayerKind kind = LayerKind::kElementwise;
-  std::vector<int64_t> param_tensors;   // element count of each parameter tensor, in
-                                        // model.parameters() order (weight before bias)
-  double fwd_flops = 0;                 // per sample
-  double fwd_bytes = 0;                 // per sample: activations read + written, in elements
-                                        // (multiply by the activation dtype size)
-  double activation_elems = 0;          // per sample: elements saved for backward
-  double bwd_flops_factor = 2.0;        // backward FLOPs = factor * forward FLOPs
+  std::vector<int64_t> param_tensors;  // element count of each parameter tensor, in
+                                       // model.parameters() order (weight before bias)
+  double fwd_flops = 0;                // per sample
+  double fwd_bytes = 0;                // per sample: activations read + written, in elements
+                                       // (multiply by the activation dtype size)
+  double activation_elems = 0;         // per sample: elements saved for backward
+  double bwd_flops_factor = 2.0;       // backward FLOPs = factor * forward FLOPs
   // Per-sample shape, so the calibration harness can run the layer for real:
   //   conv:       in_c, in_h, in_w, out_c, kernel_h, kernel_w, stride, pad, groups
   //   linear:     rows (tokens per sample, 1 for CNN heads), in_features, out_features
@@ -51,8 +61,8 @@ struct Model {
   std::vector<Layer> layers;
 
   int64_t params() const;
-  double fwd_flops() const;             // per sample
-  double activation_elems() const;      // per sample
+  double fwd_flops() const;         // per sample
+  double activation_elems() const;  // per sample
 };
 
 }  // namespace ddpsim

@@ -12,7 +12,7 @@
 namespace ddpsim {
 
 struct ZooEntry {
-  std::string key;          // "resnet50", "bert-large", "gpt2-xl", "mlp", ...
+  std::string key;  // "resnet50", "bert-large", "gpt2-xl", "mlp", ...
   std::string description;
 };
 

@@ -75,8 +75,8 @@ class Builder {
     require(s.fabric.nodes_per_leaf >= 1, "fabric.nodes_per_leaf must be >= 1");
     require(s.fabric.oversubscription > 0, "fabric.oversubscription must be > 0");
     // One node may leave its NICs unspecified (the loader's rule): nothing leaves the node.
-    const bool nic_unused = s.nodes == 1 && p_.extras.dedicated_servers == 0 &&
-                            !p_.extras.shared_storage;
+    const bool nic_unused =
+        s.nodes == 1 && p_.extras.dedicated_servers == 0 && !p_.extras.shared_storage;
     require(s.pcie_bandwidth > 0 && (s.nic.bandwidth > 0 || nic_unused),
             "pcie and nic bandwidths must be > 0");
     require(s.intra_node.kind == IntraNodeKind::kPcie || s.intra_node.bandwidth > 0,

@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <limits>
 
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -184,8 +184,8 @@ NcclTestsLog parse_nccl_tests_log(const std::string& text, const std::string& fi
              fmt::format("count {} x sizeof({}) = {} differs from size {}: this is not an {} "
                          "log (pass the collective it measured with --op)",
                          count, tokens[h.type].text,
-                         huge ? std::string("more than 2^63") : std::to_string(count * elem),
-                         size, collective_op_key(op)));
+                         huge ? std::string("more than 2^63") : std::to_string(count * elem), size,
+                         collective_op_key(op)));
     }
     double time_us = 0;
     // time_us * 1e-6 must stay a positive double (1e-320 us would become 0 s).

@@ -7,7 +7,7 @@
 namespace ddpsim {
 
 const std::array<const char*, 5> kLinkClassNames = {"intra_node", "pcie", "nic", "fabric",
-                                                     "storage"};
+                                                    "storage"};
 
 namespace {
 
@@ -160,11 +160,16 @@ json trace_to_chrome_json(const SimulationResult& r) {
   for (const auto& e : r.trace) {
     if (std::find(named.begin(), named.end(), e.gpu) == named.end()) {
       named.push_back(e.gpu);
-      events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", e.gpu},
+      events.push_back({{"ph", "M"},
+                        {"name", "process_name"},
+                        {"pid", e.gpu},
                         {"args", {{"name", "GPU " + std::to_string(e.gpu)}}}});
       for (const char* lane : {"compute", "comm", "data"})
-        events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", e.gpu},
-                          {"tid", lane_id(lane)}, {"args", {{"name", lane}}}});
+        events.push_back({{"ph", "M"},
+                          {"name", "thread_name"},
+                          {"pid", e.gpu},
+                          {"tid", lane_id(lane)},
+                          {"args", {{"name", lane}}}});
     }
     events.push_back({{"ph", "X"},
                       {"name", e.name},
@@ -174,7 +179,8 @@ json trace_to_chrome_json(const SimulationResult& r) {
                       {"ts", e.start * 1e6},
                       {"dur", (e.end - e.start) * 1e6}});
   }
-  return {{"traceEvents", events}, {"displayTimeUnit", "ms"},
+  return {{"traceEvents", events},
+          {"displayTimeUnit", "ms"},
           {"otherData", {{"scenario", r.scenario}, {"model", r.model}}}};
 }
 

@@ -25,19 +25,19 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
   const ClusterSpec& c = s.cluster;
   std::string out;
   out += fmt::format("scenario    {}{}\n", s.name, s.source.empty() ? "" : " (" + s.source + ")");
-  out += fmt::format("cluster     {} node{} x {} {} = {} GPUs; {} {}/GPU; {} x {} NIC{}; "
-                     "leaf-spine {}:1, {} nodes/leaf\n",
-                     c.nodes, c.nodes == 1 ? "" : "s", c.gpus_per_node, c.gpu.name, c.total_gpus(),
-                     intra_node_name(c.intra_node.kind),
-                     units::format_bandwidth(c.intra_node.bandwidth), c.nic.count,
-                     units::format_bandwidth(c.nic.bandwidth), c.nic.count == 1 ? "" : "s",
-                     c.fabric.oversubscription, c.fabric.nodes_per_leaf);
-  out += fmt::format("model       {}: {:.2f} M params, {:.2f} GFLOP/sample forward; batch {}/GPU "
-                     "x {} accumulation (global {}), {}, {}\n",
-                     model.name, model.params() / 1e6, model.fwd_flops() / 1e9,
-                     s.training.batch_per_gpu, s.training.gradient_accumulation,
-                     static_cast<long long>(r.global_batch), precision_name(s.training.precision),
-                     optimizer_name(s.training.optimizer));
+  out += fmt::format(
+      "cluster     {} node{} x {} {} = {} GPUs; {} {}/GPU; {} x {} NIC{}; "
+      "leaf-spine {}:1, {} nodes/leaf\n",
+      c.nodes, c.nodes == 1 ? "" : "s", c.gpus_per_node, c.gpu.name, c.total_gpus(),
+      intra_node_name(c.intra_node.kind), units::format_bandwidth(c.intra_node.bandwidth),
+      c.nic.count, units::format_bandwidth(c.nic.bandwidth), c.nic.count == 1 ? "" : "s",
+      c.fabric.oversubscription, c.fabric.nodes_per_leaf);
+  out += fmt::format(
+      "model       {}: {:.2f} M params, {:.2f} GFLOP/sample forward; batch {}/GPU "
+      "x {} accumulation (global {}), {}, {}\n",
+      model.name, model.params() / 1e6, model.fwd_flops() / 1e9, s.training.batch_per_gpu,
+      s.training.gradient_accumulation, static_cast<long long>(r.global_batch),
+      precision_name(s.training.precision), optimizer_name(s.training.optimizer));
   out += fmt::format("sync        {}; {} buckets (cap {}, first {}), overlap {}\n", r.notes,
                      r.buckets.size(), units::format_bytes(s.sync.bucket_cap),
                      units::format_bytes(s.sync.first_bucket), s.sync.overlap ? "on" : "off");
@@ -59,14 +59,16 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
   out += fmt::format("communication   {} busy per GPU: {} of the step, {} exposed\n",
                      ms(r.comm_time), pct(r.comm_time, t), pct(b.exposed_comm, t));
   if (r.data_rate_per_gpu > 0)
-    out += fmt::format("data vs train   loader {} {}/s per GPU, training {} {}/s per GPU "
-                       "(ratio {:.2f})\n",
-                       rate(r.data_rate_per_gpu), model.sample_unit, rate(r.train_rate_per_gpu),
-                       model.sample_unit, r.data_rate_per_gpu / r.train_rate_per_gpu);
+    out += fmt::format(
+        "data vs train   loader {} {}/s per GPU, training {} {}/s per GPU "
+        "(ratio {:.2f})\n",
+        rate(r.data_rate_per_gpu), model.sample_unit, rate(r.train_rate_per_gpu), model.sample_unit,
+        r.data_rate_per_gpu / r.train_rate_per_gpu);
   out += fmt::format("memory          {} of {} per GPU{}\n", units::format_bytes(r.memory.total),
                      units::format_bytes(r.memory.capacity),
-                     r.memory.fits ? "" : fmt::format(" -- DOES NOT FIT (largest batch that fits: {})",
-                                                      r.memory.max_batch_that_fits));
+                     r.memory.fits ? ""
+                                   : fmt::format(" -- DOES NOT FIT (largest batch that fits: {})",
+                                                 r.memory.max_batch_that_fits));
   out += fmt::format("bottleneck      {}\n", r.bottleneck);
   std::string links;
   for (size_t i = 0; i < r.bytes_per_link_class.size(); ++i) {

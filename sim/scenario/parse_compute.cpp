@@ -6,8 +6,8 @@ namespace ddpsim {
 void parse_compute(const YamlValue& value, YamlContext* context, Scenario* scenario) {
   ComputeSpec& c = scenario->compute;
   YamlSection compute(value,
-                      {"mode", "efficiency", "memory_efficiency", "step_time",
-                       "samples_per_second", "profile", "overlap_slowdown"},
+                      {"mode", "efficiency", "memory_efficiency", "step_time", "samples_per_second",
+                       "profile", "overlap_slowdown"},
                       context);
   if (auto v = compute.get("mode")) c.mode = as_enum<ComputeMode>(*v);
   if (auto v = compute.get("efficiency")) c.efficiency = as_real(*v, 0, true, 1);

@@ -44,7 +44,8 @@ void write_file_atomic(const std::string& path, const std::string& content) {
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "cannot open file (" + std::string(std::strerror(errno)) + ")");
+  if (!in)
+    throw InputError({path, 0, 0}, "cannot open file (" + std::string(std::strerror(errno)) + ")");
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
