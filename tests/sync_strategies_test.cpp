@@ -16,6 +16,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/scenario_loader.h"
+#include "tests/test_process.h"
 
 namespace ddpsim {
 namespace {
@@ -241,30 +242,17 @@ TEST(ParameterServerModes, GradientAccumulationPushesOncePerStep) {
 
 // ---------------------------------------------------------------- ddpsim compare
 
-struct Command {
-  int exit_code = -1;
-  std::string output;
-};
-
-Command run_command(const std::string& command) {
-  Command c;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return c;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, pipe)) c.output.append(buf, n);
-  const int status = pclose(pipe);
-  c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return c;
-}
+using Command = testing::ShellRun;
+using testing::run_shell;
 
 TEST(CompareCommand, EachCellIsTheSimulationOfItsOverrides) {
   const std::string scenario = std::string(DDPSIM_SOURCE_DIR) + "/scenarios/sync-comparison.yaml";
   const std::string csv = ::testing::TempDir() + "compare.csv";
-  const Command c = run_command(std::string(DDPSIM_BINARY) + " compare " + scenario +
-                                " --set cluster.nodes=2 --nic 10Gbps,100Gbps"
-                                " --strategies ring,ps:2:colocated --csv " +
-                                csv);
-  ASSERT_EQ(c.exit_code, 0) << c.output;
+  const Command c = run_shell(std::string(DDPSIM_BINARY) + " compare " + scenario +
+                              " --set cluster.nodes=2 --nic 10Gbps,100Gbps"
+                              " --strategies ring,ps:2:colocated --csv " +
+                              csv);
+  ASSERT_EQ(c.code, 0) << c.output;
   EXPECT_NE(c.output.find("ring"), std::string::npos);
   EXPECT_NE(c.output.find("ps:2:colocated"), std::string::npos);
   std::ifstream in(csv);
@@ -293,11 +281,11 @@ TEST(CompareCommand, EachCellIsTheSimulationOfItsOverrides) {
 
 TEST(CompareCommand, UnknownStrategyIsABadInputNamingTheChoices) {
   const std::string scenario = std::string(DDPSIM_SOURCE_DIR) + "/scenarios/sync-comparison.yaml";
-  for (const char* token : {"rings", "ps:0", "ps:2:nearby", "local-sgd:x"}) {
+  for (const char* token : {"rings", "ps:0", "ps:2:nearby", "local-sgd:x", "local-sgd:0"}) {
     SCOPED_TRACE(token);
     const Command c =
-        run_command(std::string(DDPSIM_BINARY) + " compare " + scenario + " --strategies " + token);
-    EXPECT_EQ(c.exit_code, 2) << c.output;
+        run_shell(std::string(DDPSIM_BINARY) + " compare " + scenario + " --strategies " + token);
+    EXPECT_EQ(c.code, 2) << c.output;
     EXPECT_NE(c.output.find("<--strategies " + std::string(token) + ">"), std::string::npos)
         << c.output;
     EXPECT_NE(c.output.find("halving-doubling"), std::string::npos) << c.output;

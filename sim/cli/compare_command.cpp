@@ -50,28 +50,28 @@ std::vector<std::string> strategy_overrides(const std::string& token) {
     if (colon == std::string::npos) break;
     at = colon + 1;
   }
-  auto positive = [&](const std::string& text, const char* what) {
+  // A whole number >= `least` written in decimal digits.
+  auto count = [&](const std::string& text, const char* what, int least) {
     if (text.empty() || text.size() > 9 ||
-        text.find_first_not_of("0123456789") != std::string::npos ||
-        std::stoll(text) < (std::string(what) == "server count" ? 1 : 0))
+        text.find_first_not_of("0123456789") != std::string::npos || std::stoll(text) < least)
       bad(std::string("bad ") + what + " '" + text + "'");
     return text;
   };
   if (enum_from_name<AllReduceAlgorithm>(parts[0]) && parts.size() == 1)
     return {"sync.strategy=allreduce", "sync.algorithm=" + parts[0]};
   if (parts[0] == "local-sgd" && parts.size() == 2)
-    return {"sync.strategy=local-sgd", "sync.local_sgd.period=" + positive(parts[1], "period")};
+    return {"sync.strategy=local-sgd", "sync.local_sgd.period=" + count(parts[1], "period", 1)};
   if (parts[0] == "ps" && parts.size() >= 2) {
     const bool byteps = std::find(parts.begin() + 2, parts.end(), "byteps") != parts.end();
-    std::vector<std::string> set = {
-        "sync.strategy=ps",
-        "sync.ps.servers=" + positive(parts[1], byteps ? "CPU server count" : "server count")};
+    const std::string servers =
+        byteps ? count(parts[1], "CPU server count", 0) : count(parts[1], "server count", 1);
+    std::vector<std::string> set = {"sync.strategy=ps", "sync.ps.servers=" + servers};
     for (size_t i = 2; i < parts.size(); ++i) {
       if (parts[i] == "dedicated" || parts[i] == "colocated" || parts[i] == "byteps") {
         set.push_back("sync.ps.placement=" + parts[i]);
       } else if (parts[i] == "async" && i + 1 < parts.size()) {
         set.push_back("sync.ps.mode=async");
-        set.push_back("sync.ps.staleness=" + positive(parts[++i], "staleness"));
+        set.push_back("sync.ps.staleness=" + count(parts[++i], "staleness", 0));
       } else if (parts[i] == "sync") {
         set.push_back("sync.ps.mode=sync");
       } else {

@@ -21,8 +21,6 @@ class ComputeInterference {
   // Runs `seconds` of work (at full speed) on `rank`; returns the simulated time it took.
   double compute(int rank, double seconds);
 
-  double slowdown() const { return slowdown_; }
-
  private:
   struct Gpu {
     simgrid::s4u::MutexPtr mutex;
