@@ -25,33 +25,17 @@ const std::string kSourceDir = DDPSIM_SOURCE_DIR;
 const std::string kBinary = DDPSIM_BINARY;
 const std::string kDir = kSourceDir + "/tests/data/bad_inputs";
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out, err;
-};
+using Outcome = ddpsim::testing::Exited;
 
 using ddpsim::testing::read_text;
 
-fs::path scratch_dir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("ddpsim_bad_input_" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
-}
+const ddpsim::testing::ScratchFolder kScratch("ddpsim-bad-input-test");
+
+fs::path scratch_dir() { return kScratch.root(); }
 
 // Runs `ddpsim ARGS` (ARGS already shell-quoted) and captures both streams.
 Outcome run_ddpsim(const std::string& args) {
-  const fs::path out = scratch_dir() / "stdout", err = scratch_dir() / "stderr";
-  const std::string command =
-      "'" + kBinary + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
-  const int status = std::system(command.c_str());
-  Outcome o;
-  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  o.out = read_text(out);
-  o.err = read_text(err);
-  return o;
+  return ddpsim::testing::run_shell_captured("'" + kBinary + "' " + args, kScratch);
 }
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }

@@ -33,9 +33,7 @@ fs::path fresh_dir(const std::string& name) {
 }
 
 int run_ddpsim(const std::string& args) {
-  const std::string command = "'" + kBinary + "' " + args + " >/dev/null 2>&1";
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return ddpsim::testing::run_shell("'" + kBinary + "' " + args).code;
 }
 
 // Every random draw the simulator makes: lognormal stragglers redrawn per step, real data with

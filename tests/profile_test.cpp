@@ -13,6 +13,7 @@
 #include "sim/profile/profile_yaml.h"
 #include "sim/profile/roofline_fit.h"
 #include "sim/util/input_error.h"
+#include "tests/test_process.h"
 
 namespace ddpsim {
 namespace {
@@ -21,13 +22,9 @@ namespace fs = std::filesystem;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-fs::path fresh_dir(const std::string& name) {
-  fs::path dir =
-      fs::temp_directory_path() / ("ddpsim_profile_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+const testing::ScratchFolder kScratch("ddpsim-profile-test");
+
+fs::path fresh_dir(const std::string& name) { return kScratch.fresh(name); }
 
 std::string write_text(const fs::path& dir, const std::string& name, const std::string& text) {
   const fs::path p = dir / name;

@@ -38,7 +38,7 @@ compute: {mode: roofline, efficiency: 0.5}
 
 using ddpsim::testing::Exited;
 
-std::string slurp(const std::string& path) { return ddpsim::testing::read_text(path); }
+using ddpsim::testing::read_text;
 
 Exited run(const std::vector<std::string>& args, const std::vector<std::string>& extra_env = {}) {
   return ddpsim::testing::run_program(args, kScratch, extra_env);
@@ -62,7 +62,7 @@ std::string temp_dir(const std::string& name) { return kScratch.fresh(name).stri
 
 // Width and height from the PNG's IHDR chunk; {0, 0} when the file is not a PNG.
 std::pair<int, int> png_size(const std::string& path) {
-  const std::string data = slurp(path);
+  const std::string data = read_text(path);
   if (data.size() < 24 || data.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0 ||
       data.compare(12, 4, "IHDR") != 0)
     return {0, 0};
@@ -91,8 +91,8 @@ Report sweep_and_report(const std::string& dir, const std::string& sweep_yaml) {
   const Exited drawn = ddpsim({"report", dir + "/out"});
   EXPECT_EQ(drawn.exit_code, 0) << drawn.err;
   const std::string report_dir = dir + "/out/report";
-  report.manifest = json::parse(slurp(report_dir + "/plots.json"));
-  report.html = slurp(report_dir + "/report.html");
+  report.manifest = json::parse(read_text(report_dir + "/plots.json"));
+  report.html = read_text(report_dir + "/report.html");
   for (const json& plot : report.manifest.at("plots")) {
     const std::string file = plot.at("file");
     const auto [width, height] = png_size(report_dir + "/" + file);
@@ -188,7 +188,7 @@ TEST(Report, SingleSimulateFolderGetsBreakdownAndTimeline) {
   ASSERT_EQ(ddpsim({"simulate", dir + "/s.yaml", "-o", dir + "/out"}).exit_code, 0);
   const Exited drawn = ddpsim({"report", dir + "/out"});
   ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
-  const json manifest = json::parse(slurp(dir + "/out/report/plots.json"));
+  const json manifest = json::parse(read_text(dir + "/out/report/plots.json"));
   std::vector<std::string> kinds;
   for (const json& p : manifest.at("plots")) kinds.push_back(p.at("kind"));
   EXPECT_EQ(kinds, (std::vector<std::string>{"breakdown", "timeline"}));

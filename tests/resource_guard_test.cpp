@@ -16,6 +16,7 @@
 #include "sim/cost/resource_estimate.h"
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/scenario_loader.h"
+#include "tests/test_process.h"
 
 namespace ddpsim {
 namespace {
@@ -138,20 +139,16 @@ struct Outcome {
   double wall = 0;
 };
 
+const testing::ScratchFolder kScratch("ddpsim-guard-test");
+
 Outcome run_ddpsim(const std::string& args) {
-  const fs::path err =
-      fs::temp_directory_path() / ("ddpsim_guard_stderr_" + std::to_string(::getpid()));
-  const std::string command =
-      std::string("'") + DDPSIM_BINARY + "' " + args + " >/dev/null 2>'" + err.string() + "'";
   const auto start = std::chrono::steady_clock::now();
-  const int status = std::system(command.c_str());
+  const testing::Exited run =
+      testing::run_shell_captured(std::string("'") + DDPSIM_BINARY + "' " + args, kScratch);
   Outcome o;
   o.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  std::ifstream in(err);
-  std::ostringstream text;
-  text << in.rdbuf();
-  o.err = text.str();
+  o.exit_code = run.exit_code;
+  o.err = run.err;
   return o;
 }
 
@@ -160,9 +157,7 @@ nlohmann::json results_in(const fs::path& dir) {
   return nlohmann::json::parse(in);
 }
 
-fs::path out_dir(const std::string& name) {
-  return fs::temp_directory_path() / ("ddpsim_guard_" + std::to_string(::getpid())) / name;
-}
+fs::path out_dir(const std::string& name) { return kScratch.root() / name; }
 
 TEST(ResourceGuardCli, AScenarioBeyondTheMachineExitsTwoBeforeBuildingAnything) {
   const Outcome o = run_ddpsim("simulate '" + kDefault + "' --set cluster.nodes=20000 -o '" +

@@ -57,7 +57,7 @@ std::string write(const std::string& path, const std::string& text) {
   return path;
 }
 
-std::string slurp(const std::string& path) { return testing::read_text(path); }
+using testing::read_text;
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const size_t at = text.find(from);
@@ -319,7 +319,7 @@ Exited ddpsim(std::vector<std::string> args, const std::vector<std::string>& env
   return testing::run_program(args, kScratch, env);
 }
 
-CsvTable read_csv(const std::string& path) { return parse_csv(slurp(path), path); }
+CsvTable read_csv(const std::string& path) { return parse_csv(read_text(path), path); }
 
 std::vector<size_t> point_column(const CsvTable& t) {
   std::vector<size_t> points;
@@ -335,7 +335,7 @@ TEST(SweepRun, OneAndTwoWorkersWriteByteIdenticalResults) {
   ASSERT_EQ(one.exit_code, 0) << one.err;
   const Exited two = ddpsim({"sweep", scenario, "-o", dir + "/j2", "-j", "2"});
   ASSERT_EQ(two.exit_code, 0) << two.err;
-  const std::string a = slurp(dir + "/j1/results.csv"), b = slurp(dir + "/j2/results.csv");
+  const std::string a = read_text(dir + "/j1/results.csv"), b = read_text(dir + "/j2/results.csv");
   EXPECT_EQ(a, b);
   const CsvTable t = parse_csv(a, "results.csv");
   EXPECT_EQ(point_column(t), (std::vector<size_t>{0, 1, 2, 3, 4, 5}));
@@ -354,7 +354,7 @@ TEST(SweepRun, OneAndTwoWorkersWriteByteIdenticalResults) {
   const Exited again = ddpsim({"sweep", scenario, "-o", dir + "/j1", "-j", "2"});
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_NE(again.err.find("6 of 6 points already done"), std::string::npos) << again.err;
-  EXPECT_EQ(slurp(dir + "/j1/results.csv"), a);
+  EXPECT_EQ(read_text(dir + "/j1/results.csv"), a);
 }
 
 // Slower points (ResNet-50 on 64 GPUs) so the kill lands mid-sweep.
@@ -370,7 +370,7 @@ TEST(SweepRun, ResumeAfterSigkillLosesAndRepeatsNoPoint) {
   const std::string scenario = slow_scenario(dir);
   const Exited whole = ddpsim({"sweep", scenario, "-o", dir + "/whole", "-j", "1"});
   ASSERT_EQ(whole.exit_code, 0) << whole.err;
-  const std::string expected = slurp(dir + "/whole/results.csv");
+  const std::string expected = read_text(dir + "/whole/results.csv");
   const size_t total = read_csv(dir + "/whole/results.csv").rows.size();
   ASSERT_EQ(total, 8u);
 
@@ -414,7 +414,7 @@ TEST(SweepRun, ResumeAfterSigkillLosesAndRepeatsNoPoint) {
        at = resumed.err.find("] #", at + 1))
     ++ran;
   EXPECT_EQ(ran, total - already) << resumed.err;
-  EXPECT_EQ(slurp(out + "/results.csv"), expected);
+  EXPECT_EQ(read_text(out + "/results.csv"), expected);
   for (const auto& entry : fs::directory_iterator(out + "/points"))
     EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
 }
@@ -450,7 +450,7 @@ TEST(SweepRun, ShardsCoverEveryPointOnceAndMergeToTheWholeSweep) {
   const Exited merged = ddpsim(merge_args);
   ASSERT_EQ(merged.exit_code, 0) << merged.err;
   EXPECT_NE(merged.out.find("6 rows of 6 points"), std::string::npos) << merged.out;
-  EXPECT_EQ(slurp(dir + "/merged/results.csv"), slurp(dir + "/whole/results.csv"));
+  EXPECT_EQ(read_text(dir + "/merged/results.csv"), read_text(dir + "/whole/results.csv"));
   const CsvTable t = read_csv(dir + "/merged/results.csv");
   for (const auto& row : t.rows) {
     const std::string id = row[static_cast<size_t>(csv_column(t, "point_id"))];

@@ -114,6 +114,11 @@ inline Exited run_program(const std::vector<std::string>& args, const ScratchFol
   return wait_for(spawn(args, out, err, extra_env), out, err);
 }
 
+// Runs `command` with /bin/sh, its stdout and stderr kept apart (in files of `folder`).
+inline Exited run_shell_captured(const std::string& command, const ScratchFolder& folder) {
+  return run_program({"/bin/sh", "-c", command}, folder);
+}
+
 struct ShellRun {
   int code = -1;       // exit status; -1 when a signal ended it
   std::string output;  // stdout and stderr together

@@ -253,12 +253,10 @@ TEST(PublishedCases, EveryScenarioQuotesItsMeasurementExactly) {
 // The issue's acceptance rule, on the statistics recomputed from validation.csv.
 TEST(PublishedCases, ValidateMeetsTheIssueThresholds) {
   const fs::path out = fs::temp_directory_path() / ("ddpsim_validate_" + std::to_string(getpid()));
-  const std::string command = "'" + kBinary + "' validate '" + kSourceDir +
-                              "/scenarios/validation' -o '" + out.string() + "' --no-plot -j 2 >'" +
-                              (out.string() + ".log") + "' 2>&1";
-  const int status = std::system(command.c_str());
-  ASSERT_TRUE(WIFEXITED(status));
-  ASSERT_EQ(WEXITSTATUS(status), 0) << read_text(out.string() + ".log");
+  const testing::ShellRun run =
+      testing::run_shell("'" + kBinary + "' validate '" + kSourceDir +
+                         "/scenarios/validation' -o '" + out.string() + "' --no-plot -j 2");
+  ASSERT_EQ(run.code, 0) << run.output;
 
   const std::string csv = (out / "validation.csv").string();
   const CsvTable table = parse_csv(read_text(csv), csv);
