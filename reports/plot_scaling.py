@@ -53,6 +53,12 @@ def plot_scaling(data, out_dir):
     ax_eff.axhline(100, color="grey", lw=0.8, ls=":")
     ax_eff.set_title("scaling efficiency" if with_baseline
                      else "scaling efficiency (not computed: run without --no-baseline)")
+    if not with_baseline:
+        # No single-GPU run, no efficiency: an empty panel says so rather than showing 0 %.
+        ax_eff.set_xlim(ax.get_xlim())
+        ax_eff.text(0.5, 0.5, "not computed\n(the sweep ran with --no-baseline)",
+                    transform=ax_eff.transAxes, ha="center", va="center", fontsize=12,
+                    color="grey")
     ax_eff.grid(True, alpha=0.3)
     if with_baseline and len(groups) > 1:
         ax_eff.legend(fontsize=8)
@@ -61,7 +67,8 @@ def plot_scaling(data, out_dir):
     file = save(fig, out_dir, "scaling.png")
     return record("scaling", file, plot_title, series,
                   "Samples per second against GPUs (log 2 axis); dashed: the single-GPU rate "
-                  "times the GPU count. Right: throughput as a share of that ideal.")
+                  "times the GPU count. Right: throughput as a share of that ideal.",
+                  efficiency="drawn" if with_baseline else "not computed")
 
 
 def plot_comm_share(data, out_dir):

@@ -39,8 +39,10 @@ def choose_point(data, wanted):
 def plot_timeline(data, out_dir, wanted=None):
     row = choose_point(data, wanted)
     events, chrome = point_trace(data, row)
+    # The ProfilerStep#N markers span the whole step: the Chrome trace has them, the chart not.
+    events = [e for e in events if e["lane"] != "step"]
     if not events:
-        raise Skip("point %d has no recorded trace (run with --trace-gpus > 0)" % row["point"])
+        raise Skip("point %d has no recorded trace (it ran with --trace-gpus none)" % row["point"])
     start = min(e["start_s"] for e in events)
     rows = []  # (gpu, lane) in display order
     for gpu in sorted({e["gpu"] for e in events}):
@@ -74,6 +76,7 @@ def plot_timeline(data, out_dir, wanted=None):
     series = [("GPU %d %s" % r, sum(1 for e in events if (e["gpu"], e["lane"]) == r), "lane")
               for r in rows]
     return record("timeline", file, plot_title, series,
-                  "One measured optimizer step of the first GPUs: compute stream, gradient "
+                  "One measured optimizer step of the traced GPUs (by default the first of each node "
+                  "and the slowest): compute stream, gradient "
                   "all-reduce / push-pull stream and data loader.", point=row["point"],
                   point_id=row.get("point_id", ""), chrome_trace=chrome)

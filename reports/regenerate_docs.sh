@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the report images committed under docs/images/ from the two bundled sweeps:
 # runs each sweep into out/<name>, draws its report, copies the PNGs to docs/images/<name>/ and,
-# when headless Chromium is installed, a screenshot of the rendered report.html.
+# when headless Chromium is installed, a screenshot of the rendered report.html; then the
+# validation plot (docs/images/validation.png) from `ddpsim validate`.
 #
 #   reports/regenerate_docs.sh            # uses build/sim/ddpsim; DDPSIM=path overrides
 set -euo pipefail
@@ -20,3 +21,6 @@ for name in scaling-resnet50 bucket-sweep-bert; do
       "docs/images/$name/report-screenshot.png" 1400x5200
   fi
 done
+echo "== validation"
+"$ddpsim" validate -o out/validation -j "$(nproc)" >/dev/null
+cp out/validation/validation.png docs/images/validation.png

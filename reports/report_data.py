@@ -6,14 +6,17 @@ Swept axes come from sweep.json when present; otherwise they are the CSV columns
 """
 
 import csv
+import io
 import json
+import math
 import os
+import stat
 
 # Keys whose values change the GPU count: the x axis of scaling plots, never a series.
 GPU_KEYS = ("cluster.nodes", "cluster.gpus_per_node", "cluster")
 # Keys that change how gradients are synchronised: bars of the strategy comparison.
 STRATEGY_KEYS = ("sync.strategy", "sync.algorithm", "sync.ps.servers", "sync.ps.placement",
-                 "sync.ps.mode", "sync.local_sgd.period", "sync")
+                 "sync.ps.mode", "sync.local_sgd.period", "sync.schedule", "sync.fusion", "sync")
 BUCKET_KEY = "sync.bucket_cap"
 
 NUMERIC = {
@@ -21,15 +24,68 @@ NUMERIC = {
     "batch_per_gpu", "gradient_accumulation", "ps_servers", "bucket_cap_bytes",
     "compute_efficiency", "data_sample_bytes", "global_batch", "iteration_time_s",
     "samples_per_second", "single_gpu_samples_per_second", "scaling_efficiency", "data_wait_s",
-    "forward_s", "backward_s", "exposed_comm_s", "optimizer_s", "comm_time_s", "comm_share",
-    "exposed_comm_share", "data_rate_per_gpu", "train_rate_per_gpu", "memory_total_bytes",
+    "forward_s", "backward_s", "exposed_comm_s", "straggler_wait_s", "optimizer_s", "comm_time_s",
+    "comm_share", "exposed_comm_share", "straggler_share", "data_rate_per_gpu", "train_rate_per_gpu", "memory_total_bytes",
     "memory_capacity_bytes", "buckets", "bytes_intra_node", "bytes_pcie", "bytes_nic",
-    "bytes_fabric", "bytes_storage", "bytes_sent_per_step",
+    "bytes_fabric", "bytes_storage", "bytes_host", "bytes_sent_per_step",
 }
+
+
+# What the plots read: a results.csv without one of these is not one ddpsim wrote.
+REQUIRED = (
+    "point", "point_id", "status", "scenario_name", "model_name", "nodes", "gpus_per_node",
+    "gpus", "strategy", "algorithm", "ps_servers", "ps_placement", "bucket_cap_bytes",
+    "compute_mode", "compute_efficiency", "compute_profile", "data_sample_bytes",
+    "iteration_time_s", "samples_per_second", "single_gpu_samples_per_second",
+    "scaling_efficiency", "data_wait_s", "forward_s", "backward_s", "exposed_comm_s",
+    "optimizer_s", "comm_share", "exposed_comm_share", "bottleneck", "data_rate_per_gpu",
+    "train_rate_per_gpu",
+)
+# Numbers an `ok` row may leave empty: without a single-GPU run (--no-baseline) there is none.
+MAY_BE_EMPTY = {"single_gpu_samples_per_second", "scaling_efficiency"}
+# What the report reads at most: a million-point results.csv, or one point's JSON.
+MAX_CSV_BYTES = 2 << 30
+MAX_JSON_BYTES = 256 << 20
 
 
 class ReportInputError(Exception):
     """The folder is not something a report can be drawn from; the message says why."""
+
+
+def read_regular(path, what, max_bytes):
+    """The text of `path`, which must be a regular UTF-8 file of at most `max_bytes`: a named
+    pipe would block open(), a device or a huge file would never end."""
+    try:
+        info = os.stat(path)
+    except OSError as e:
+        raise ReportInputError("%s: cannot read the %s: %s" % (path, what, e.strerror))
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISSOCK, "a socket"))
+    for test, kind in kinds:
+        if test(info.st_mode):
+            raise ReportInputError("%s: cannot read the %s: it is %s, not a regular file"
+                                   % (path, what, kind))
+    if info.st_size > max_bytes:
+        raise ReportInputError("%s: cannot read the %s: it is %d bytes, more than the %d a %s "
+                               "may be" % (path, what, info.st_size, max_bytes, what))
+    with open(path, "rb") as f:
+        raw = f.read(max_bytes + 1)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise ReportInputError("%s:%d: the %s is not UTF-8 text" % (path, line, what))
+
+
+def read_json(path, what):
+    text = read_regular(path, what, MAX_JSON_BYTES)
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise ReportInputError("%s:%d: the %s is not valid JSON (%s): was it cut short?"
+                               % (path, getattr(e, "lineno", 0), what,
+                                  getattr(e, "msg", str(e))))
 
 
 class SweepData:
@@ -137,28 +193,82 @@ def _typed(row):
     return out
 
 
+def read_results_csv(csv_path):
+    """(header, rows) of a sweep's results.csv, every row checked before anything is drawn: a
+    damaged file is one `file:line: message`, never a traceback nor half a report."""
+    text = read_regular(csv_path, "results.csv", MAX_CSV_BYTES)
+    if not text:
+        raise ReportInputError("%s:1: empty file: expected a header row" % csv_path)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    records = []
+    start = 1
+    try:
+        for record in reader:
+            records.append((start, record))
+            start = reader.line_num + 1
+    except csv.Error as e:
+        raise ReportInputError("%s:%d: malformed CSV: %s" % (csv_path, start, e))
+    if not text.endswith("\n"):
+        raise ReportInputError("%s:%d: the last row has no line end (the file was cut short)"
+                               % (csv_path, records[-1][0]))
+    header = records[0][1]
+    for needed in REQUIRED:
+        if needed not in header:
+            raise ReportInputError("%s:1: not a ddpsim results.csv (no '%s' column)"
+                                   % (csv_path, needed))
+    if len(set(header)) != len(header):
+        raise ReportInputError("%s:1: a column name appears twice in the header" % csv_path)
+    rows, seen = [], set()
+    for line, record in records[1:]:
+        if len(record) != len(header):
+            raise ReportInputError("%s:%d: row has %d fields, the header has %d"
+                                   % (csv_path, line, len(record), len(header)))
+        row = dict(zip(header, record))
+        status = row["status"]
+        if status not in ("ok", "failed"):
+            raise ReportInputError("%s:%d: status '%s': expected ok or failed"
+                                   % (csv_path, line, status))
+        for key in ("point", "gpus"):
+            if not row[key].isdigit():
+                raise ReportInputError("%s:%d: %s '%s': expected a whole number"
+                                       % (csv_path, line, key, row[key]))
+        if row["point"] in seen:
+            raise ReportInputError("%s:%d: point %s appears twice" % (csv_path, line, row["point"]))
+        seen.add(row["point"])
+        for key in sorted(NUMERIC & set(header)):
+            value = row[key]
+            if value == "" and (status != "ok" or key in MAY_BE_EMPTY):
+                continue
+            number = _number(value)
+            if number is None or not math.isfinite(number):
+                raise ReportInputError("%s:%d: %s '%s': expected a finite number"
+                                       % (csv_path, line, key, value))
+        rows.append(_typed(row))
+    return header, rows
+
+
 def load_sweep(out_dir):
+    if not os.path.isdir(out_dir):
+        if os.path.exists(out_dir):
+            raise ReportInputError("%s: not a folder: give the output folder of `ddpsim sweep` "
+                                   "or `ddpsim simulate`" % out_dir)
+        raise ReportInputError("%s: no such folder" % out_dir)
     csv_path = os.path.join(out_dir, "results.csv")
-    if not os.path.isfile(csv_path):
-        if os.path.isfile(os.path.join(out_dir, "results.json")):
+    if not os.path.lexists(csv_path):
+        if os.path.lexists(os.path.join(out_dir, "results.json")):
             return load_single_run(out_dir)
         raise ReportInputError("%s: no results.csv (a `ddpsim sweep` folder) nor results.json "
                                "(a `ddpsim simulate` folder)" % out_dir)
-    with open(csv_path, newline="") as f:
-        reader = csv.DictReader(f)
-        header = reader.fieldnames or []
-        rows = [_typed(r) for r in reader]
-    for needed in ("point", "status", "scenario_name", "gpus"):
-        if needed not in header:
-            raise ReportInputError("%s: not a ddpsim results.csv (no '%s' column)"
-                                   % (csv_path, needed))
+    header, rows = read_results_csv(csv_path)
     if not rows:
         raise ReportInputError("%s: no points yet" % csv_path)
     manifest = None
     manifest_path = os.path.join(out_dir, "sweep.json")
-    if os.path.isfile(manifest_path):
-        with open(manifest_path) as f:
-            manifest = json.load(f)
+    if os.path.lexists(manifest_path):
+        manifest = read_json(manifest_path, "sweep manifest")
+        if not isinstance(manifest, dict):
+            raise ReportInputError("%s: not a sweep manifest (expected a JSON object)"
+                                   % manifest_path)
     if manifest and manifest.get("axes"):
         axes = [(a["key"], list(a["values"])) for a in manifest["axes"]]
     else:
@@ -176,9 +286,16 @@ def load_sweep(out_dir):
 
 def load_single_run(out_dir):
     """A `ddpsim simulate` folder as a one-point sweep (breakdown and timeline only)."""
-    with open(os.path.join(out_dir, "results.json")) as f:
-        doc = json.load(f)
-    r, s = doc["result"], doc["scenario"]
+    path = os.path.join(out_dir, "results.json")
+    doc = read_json(path, "results.json")
+    try:
+        r, s = doc["result"], doc["scenario"]
+        return _single_run(out_dir, r, s)
+    except (KeyError, TypeError) as e:
+        raise ReportInputError("%s: not a ddpsim results.json (no %s)" % (path, e))
+
+
+def _single_run(out_dir, r, s):
     b = r["breakdown"]
     row = {
         "point": 0, "point_id": "", "status": "ok", "scenario_name": s["name"],
@@ -195,10 +312,13 @@ def load_single_run(out_dir):
         "scaling_efficiency": r["scaling_efficiency"],
         "data_wait_s": b["data_wait_s"], "forward_s": b["forward_s"],
         "backward_s": b["backward_s"], "exposed_comm_s": b["exposed_comm_s"],
+        "straggler_wait_s": b["straggler_wait_s"],
         "optimizer_s": b["optimizer_s"], "comm_share": r["comm_share"],
-        "exposed_comm_share": r["exposed_comm_share"], "bottleneck": r["bottleneck"],
+        "exposed_comm_share": r["exposed_comm_share"], "straggler_share": r["straggler_share"],
+        "bottleneck": r["bottleneck"],
         "data_rate_per_gpu": r["data_rate_per_gpu"], "train_rate_per_gpu": r["train_rate_per_gpu"],
         "_trace": r.get("trace", []), "_chrome_trace": os.path.join(out_dir, "trace.json"),
+        "_links": r.get("links"),
     }
     manifest = {"scenario_name": s["name"], "model": r["model"],
                 "compute": {"step_time_s": s["compute"]["step_time_s"]}}
@@ -212,7 +332,42 @@ def point_trace(data, row):
     path = os.path.join(data.source_dir, "points", "%s.json" % row["point_id"])
     if not os.path.isfile(path):
         return [], None
-    with open(path) as f:
-        doc = json.load(f)
+    doc = read_json(path, "point file")
     chrome = os.path.join(data.source_dir, "points", "%s.trace.json" % row["point_id"])
-    return doc["result"].get("trace", []), chrome if os.path.isfile(chrome) else None
+    try:
+        events = doc["result"].get("trace", [])
+        for e in events:
+            if not (isinstance(e["gpu"], int) and isinstance(e["lane"], str)
+                    and isinstance(e["name"], str) and all(
+                        isinstance(e[k], (int, float)) and math.isfinite(e[k])
+                        for k in ("start_s", "end_s"))):
+                raise TypeError("an event with wrong types")
+    except (KeyError, TypeError, AttributeError) as e:
+        raise ReportInputError("%s: not a ddpsim point file (its trace: %s)" % (path, e))
+    return events, chrome if os.path.isfile(chrome) else None
+
+
+def point_links(data, row):
+    """The `links` section of one point's result (per-link utilisation), or None when the point
+    has none (a point file written before ddpsim measured links)."""
+    if "_links" in row:
+        return row["_links"]
+    path = os.path.join(data.source_dir, "points", "%s.json" % row["point_id"])
+    if not os.path.isfile(path):
+        return None
+    doc = read_json(path, "point file")
+    try:
+        links = doc["result"].get("links")
+        if links is not None:
+            heat = links["heat_map"]
+            if not (isinstance(heat["groups"], list) and all(
+                    isinstance(r, list) and len(r) == len(heat["groups"]) and all(
+                        v is None or (isinstance(v, (int, float)) and math.isfinite(v))
+                        for v in r) for r in heat["per_node"])):
+                raise TypeError("a heat map with wrong types")
+            for f in links["fabric"]:
+                if not (isinstance(f["name"], str) and isinstance(f["utilisation"], (int, float))):
+                    raise TypeError("a fabric link with wrong types")
+    except (KeyError, TypeError, AttributeError) as e:
+        raise ReportInputError("%s: not a ddpsim point file (its links: %s)" % (path, e))
+    return links

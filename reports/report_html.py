@@ -9,6 +9,13 @@ def _rel(path, base):
     return os.path.relpath(path, base).replace(os.sep, "/")
 
 
+def efficiency_text(row):
+    """Scaling efficiency as shown; without a single-GPU run (--no-baseline) there is none."""
+    if row.get("scaling_efficiency") is None or not row.get("single_gpu_samples_per_second"):
+        return "not computed"
+    return "%.1f %%" % (100 * row["scaling_efficiency"])
+
+
 def _points_table(data, limit=100):
     keys = [k for k in data.axis_keys() if len(data.axis_values(k)) > 1]
     head = ["point"] + keys + ["GPUs", "samples/s", "efficiency", "step (ms)", "comm",
@@ -18,7 +25,7 @@ def _points_table(data, limit=100):
         cells = [str(r["point"])] + [str(r.get(k, "")) for k in keys] + [str(r["gpus"])]
         if r["status"] == "ok":
             cells += ["%.1f" % r["samples_per_second"],
-                      "%.1f %%" % (100 * r["scaling_efficiency"]),
+                      efficiency_text(r),
                       "%.2f" % (1e3 * r["iteration_time_s"]),
                       "%.1f %%" % (100 * r["comm_share"]),
                       "%.1f %%" % (100 * r["exposed_comm_share"]), r["bottleneck"]]

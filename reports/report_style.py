@@ -16,12 +16,14 @@ COMPONENTS = [  # (CSV column, legend, colour): the iteration breakdown, bottom 
     ("forward_s", "forward", "#4c72b0"),
     ("backward_s", "backward", "#55a868"),
     ("exposed_comm_s", "exposed communication", "#c44e52"),
+    ("straggler_wait_s", "waiting for a slower GPU", "#ccb974"),
     ("optimizer_s", "optimizer", "#8172b2"),
 ]
 
 BOTTLENECKS = [  # (label, short text, colour)
     ("compute-bound", "compute", "#55a868"),
     ("communication-bound", "comm", "#c44e52"),
+    ("straggler-bound", "straggler", "#ccb974"),
     ("data-loading-bound", "data", "#dd8452"),
     ("memory-infeasible", "memory", "#4d4d4d"),
 ]

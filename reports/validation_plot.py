@@ -1,14 +1,20 @@
 #!/usr/bin/python3
-"""Predicted-vs-measured scatter plot of `ddpsim validate`.
+"""Predicted-vs-measured plots of `ddpsim validate`.
 
     /usr/bin/python3 reports/validation_plot.py OUTDIR/validation.csv OUTDIR/validation.png
 
-Reads validation.csv (rows with status ok) and plots each case's predicted against its
-measured value, both in the unit the measurement was published in, on log axes (the values
-span 0.1 s to 1e5 img/s), coloured by group, with the y = x line and a +-10 % band. Runs under
-Debian's /usr/bin/python3, the interpreter that has python3-matplotlib.
+Reads validation.csv (rows with status ok) and draws, for each metric in the unit it was
+published in (throughput in img/s, seq/s or tokens/s, iteration time in s, scaling efficiency
+in %, bus bandwidth in GB/s), its own panel of predicted against measured with the y = x line
+and the +-10 % band: one axis shared by all metrics would span seven decades and squeeze the
+band to a hairline. Below them, every case's signed error per group. Prints one line per panel
+(metric, unit, axis scale and range, cases within 10 %). Runs under Debian's
+/usr/bin/python3, the interpreter that has python3-matplotlib. Exit codes: 0 drawn, 1 no
+predicted case, 2 a damaged validation.csv (file:line).
 """
 import csv
+import io
+import math
 import sys
 
 import matplotlib
@@ -22,64 +28,133 @@ GROUP_COLOURS = {
     "data-loading": "#2ca02c",
     "collectives": "#d62728",
 }
+METRIC_NAMES = {
+    "throughput": "throughput",
+    "iteration_time": "iteration time",
+    "scaling_efficiency": "scaling efficiency",
+    "busbw": "bus bandwidth",
+}
+
+
+class BadCsv(Exception):
+    pass
+
+
+def read_rows(path):
+    """The ok rows, each checked: a damaged file is one file:line message, not a traceback."""
+    with open(path, newline="", encoding="utf-8") as f:
+        text = f.read()
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    rows = []
+    for row in reader:
+        where = "%s:%d" % (path, reader.line_num)
+        if None in row or None in row.values():
+            raise BadCsv("%s: the row has a different number of fields than the header" % where)
+        if row["status"] != "ok":
+            continue
+        try:
+            for key in ("measured", "predicted", "error_pct"):
+                row[key] = float(row[key])
+                if not math.isfinite(row[key]):
+                    raise ValueError
+        except ValueError:
+            raise BadCsv("%s: measured, predicted and error_pct must be finite numbers" % where)
+        rows.append(row)
+    return rows
+
+
+def panels(rows):
+    """[(metric, unit, rows)] in a stable order: metrics as listed above, units as they come."""
+    out = {}
+    for r in rows:
+        out.setdefault((r["metric"], r["unit"]), []).append(r)
+    order = list(METRIC_NAMES)
+    return [(m, u, out[(m, u)]) for m, u in
+            sorted(out, key=lambda k: (order.index(k[0]) if k[0] in order else len(order), k[1]))]
+
+
+def draw_metric(ax, metric, unit, rows):
+    """One panel; returns its line for stdout: metric, unit, axis range, cases within 10 %."""
+    values = [r["measured"] for r in rows] + [r["predicted"] for r in rows]
+    lo, hi = min(values), max(values)
+    log = lo > 0 and hi / lo > 10
+    if log:
+        lo, hi = lo / 1.3, hi * 1.3
+    else:
+        pad = 0.15 * max(hi - lo, 0.1 * abs(hi))
+        lo, hi = lo - pad, hi + pad
+    for group, colour in GROUP_COLOURS.items():
+        members = [r for r in rows if r["group"] == group]
+        if members:
+            ax.scatter([r["measured"] for r in members], [r["predicted"] for r in members], s=30,
+                       color=colour, alpha=0.85, edgecolors="black", linewidths=0.4, zorder=3,
+                       label="%s (%d)" % (group, len(members)))
+    line = [lo, hi]
+    ax.plot(line, line, color="black", linewidth=1, label="y = x")
+    ax.fill_between(line, [v * 0.9 for v in line], [v * 1.1 for v in line], color="grey",
+                    alpha=0.25, label="±10 %")
+    if log:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.set_aspect("equal", adjustable="box")
+    name = METRIC_NAMES.get(metric, metric)
+    ax.set_xlabel("measured %s (%s)" % (name, unit))
+    ax.set_ylabel("predicted (%s)" % unit)
+    within = sum(1 for r in rows if abs(r["error_pct"]) <= 10)
+    ax.set_title("%s, %s: %d cases, %d within ±10 %%" % (name, unit, len(rows), within),
+                 fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left")
+    return "panel %-18s %-8s %-6s axis %.4g to %.4g: %d cases, %d within ±10 %%" % (
+        metric, unit, "log" if log else "linear", lo, hi, len(rows), within)
+
+
+def draw_errors(ax, rows):
+    groups = [g for g in GROUP_COLOURS if any(r["group"] == g for r in rows)]
+    for i, group in enumerate(groups):
+        errs = sorted(r["error_pct"] for r in rows if r["group"] == group)
+        xs = [i + (j / max(1, len(errs) - 1) - 0.5) * 0.6 for j in range(len(errs))]
+        ax.scatter(xs, errs, s=22, color=GROUP_COLOURS[group], alpha=0.8, edgecolors="black",
+                   linewidths=0.4)
+    for level, style in ((10, "--"), (30, ":")):
+        for sign in (1, -1):
+            ax.axhline(sign * level, color="black", linestyle=style, linewidth=0.8)
+    ax.axhline(0, color="black", linewidth=1)
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels(groups)
+    ax.set_ylabel("signed error, %\n(predicted - measured) / measured")
+    errors = sorted(abs(r["error_pct"]) for r in rows)
+    n = len(errors)
+    median = errors[n // 2] if n % 2 else 0.5 * (errors[n // 2 - 1] + errors[n // 2])
+    ax.set_title("every case's error per group (dashed ±10 %%, dotted ±30 %%): %d cases, "
+                 "median |error| %.1f %%" % (n, median), fontsize=10)
+    ax.grid(True, axis="y", alpha=0.3)
 
 
 def main(argv):
     if len(argv) != 3:
         print("usage: validation_plot.py validation.csv validation.png", file=sys.stderr)
         return 2
-    with open(argv[1], newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r["status"] == "ok"]
+    try:
+        rows = read_rows(argv[1])
+    except (BadCsv, OSError, UnicodeDecodeError, csv.Error, KeyError) as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
     if not rows:
         print("no predicted cases in " + argv[1], file=sys.stderr)
         return 1
-
-    fig, (ax, err_ax) = plt.subplots(1, 2, figsize=(13, 6.5),
-                                     gridspec_kw={"width_ratios": [1, 1.1]})
-    lo, hi = float("inf"), 0.0
-    groups = [g for g in GROUP_COLOURS if any(r["group"] == g for r in rows)]
-    for group in groups:
-        colour = GROUP_COLOURS[group]
-        xs = [float(r["measured"]) for r in rows if r["group"] == group]
-        ys = [float(r["predicted"]) for r in rows if r["group"] == group]
-        lo, hi = min(lo, *xs, *ys), max(hi, *xs, *ys)
-        ax.scatter(xs, ys, s=28, color=colour, alpha=0.8, edgecolors="black", linewidths=0.4,
-                   label=f"{group} ({len(xs)})")
-    lo, hi = lo / 1.5, hi * 1.5
-    ax.plot([lo, hi], [lo, hi], color="black", linewidth=1, label="y = x")
-    ax.fill_between([lo, hi], [lo * 0.9, hi * 0.9], [lo * 1.1, hi * 1.1], color="grey",
-                    alpha=0.2, label="±10 %")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlim(lo, hi)
-    ax.set_ylim(lo, hi)
-    ax.set_aspect("equal")
-    ax.set_xlabel("measured (published unit: img/s, seq/s, tokens/s, s, %, GB/s)")
-    ax.set_ylabel("predicted by ddpsim (same unit)")
-    errors = sorted(abs(float(r["error_pct"])) for r in rows)
-    n = len(errors)
-    median = errors[n // 2] if n % 2 else 0.5 * (errors[n // 2 - 1] + errors[n // 2])
-    ax.set_title(f"predicted vs measured: {n} cases, median |error| {median:.1f} %")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="upper left")
-
-    # The same cases as signed error, one column per group: the scatter's decades hide them.
-    for i, group in enumerate(groups):
-        errs = sorted(float(r["error_pct"]) for r in rows if r["group"] == group)
-        xs = [i + (j / max(1, len(errs) - 1) - 0.5) * 0.6 for j in range(len(errs))]
-        err_ax.scatter(xs, errs, s=22, color=GROUP_COLOURS[group], alpha=0.8,
-                       edgecolors="black", linewidths=0.4)
-    for level, style in ((10, "--"), (30, ":")):
-        for sign in (1, -1):
-            err_ax.axhline(sign * level, color="black", linestyle=style, linewidth=0.8)
-    err_ax.axhline(0, color="black", linewidth=1)
-    err_ax.set_xticks(range(len(groups)))
-    err_ax.set_xticklabels(groups)
-    err_ax.set_ylabel("signed error, % ((predicted - measured) / measured)")
-    err_ax.set_title("error per case (dashed ±10 %, dotted ±30 %)")
-    err_ax.grid(True, axis="y", alpha=0.3)
+    metric_panels = panels(rows)
+    columns = 3
+    grid_rows = (len(metric_panels) + columns - 1) // columns
+    fig = plt.figure(figsize=(15, 4.6 * grid_rows + 4.2))
+    grid = fig.add_gridspec(grid_rows + 1, columns, height_ratios=[4.6] * grid_rows + [4.2])
+    for i, (metric, unit, members) in enumerate(metric_panels):
+        print(draw_metric(fig.add_subplot(grid[i // columns, i % columns]), metric, unit, members))
+    draw_errors(fig.add_subplot(grid[grid_rows, :]), rows)
     fig.tight_layout()
-    fig.savefig(argv[2], dpi=120)
+    fig.savefig(argv[2], dpi=110)
     return 0
 
 

@@ -1,5 +1,6 @@
 // The piecewise alpha-beta fit: exact recovery of clean lines, relative-error weighting,
-// non-negative terms, chosen breakpoints, and ranges that cover every size.
+// non-negative terms, chosen breakpoints, ranges that cover every size, and a curve that is
+// continuous and non-decreasing across its ranges on real nccl-tests logs.
 #include "sim/profile/alpha_beta_fit.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,8 @@
 #include <stdexcept>
 
 #include "sim/profile/calibration_profile.h"
+#include "sim/profile/nccl_tests_import.h"
+#include "tests/test_process.h"
 
 namespace ddpsim {
 namespace {
@@ -100,9 +103,10 @@ TEST(AlphaBetaFit, RangesAreContiguousFromZeroToInfinityWithMinimumPoints) {
     const auto inside = std::count_if(
         bytes.begin(), bytes.end(), [&](double b) { return b >= r.min_bytes && b < r.max_bytes; });
     EXPECT_GE(inside, options.min_points);
-    EXPECT_GE(r.alpha, 0);
+    EXPECT_GT(r.alpha + r.beta * r.min_bytes, 0);  // a later alpha is an intercept
     EXPECT_GE(r.beta, 0);
   }
+  EXPECT_GE(fit.ranges.front().alpha, 0);
   EXPECT_LE(fit.max_abs_rel_error, options.tolerance);
   ASSERT_EQ(fit.rel_error.size(), bytes.size());
   for (size_t i = 0; i < bytes.size(); ++i)
@@ -139,6 +143,97 @@ TEST(AlphaBetaPredict, UsesTheRangeHoldingTheSizeMinInclusiveMaxExclusive) {
   EXPECT_DOUBLE_EQ(alpha_beta_predict(ranges, 1023), 1e-5 + 1023e-9);
   EXPECT_DOUBLE_EQ(alpha_beta_predict(ranges, 1024), 2e-5 + 1024e-10);
   EXPECT_DOUBLE_EQ(alpha_beta_predict(ranges, 1e12), 2e-5 + 1e12 * 1e-10);
+}
+
+// Continuity and monotonicity of a fitted table: at every boundary both lines give the same time
+// (to rounding), and the curve never decreases on a dense grid of sizes.
+void expect_continuous_and_monotone(const std::vector<AlphaBetaPoint>& ranges, double max_bytes,
+                                    const std::string& what) {
+  for (size_t r = 0; r + 1 < ranges.size(); ++r) {
+    const double k = ranges[r].max_bytes;
+    const double left = ranges[r].alpha + ranges[r].beta * k;
+    const double right = ranges[r + 1].alpha + ranges[r + 1].beta * k;
+    EXPECT_NEAR(right / left, 1.0, 1e-9) << what << " boundary " << k;
+  }
+  double previous = 0;
+  for (double b = 1; b <= 2 * max_bytes; b *= 1.01) {
+    const double t = alpha_beta_predict(ranges, b);
+    EXPECT_GE(t, previous * (1 - 1e-12)) << what << " at " << b;
+    previous = t;
+  }
+}
+
+TEST(AlphaBetaFit, RealLogsGiveContinuousMonotoneCurvesCloseToTheLargeSizes) {
+  const std::string dir = std::string(DDPSIM_SOURCE_DIR) + "/tests/data/nccl-tests/";
+  struct Log {
+    const char* file;
+    int table;
+  };
+  for (const Log& l :
+       {Log{"a3mega_h100_2x8_markdown.log", 0}, Log{"p4d_a100_2x8_efa_tag_output.log", 0},
+        Log{"awsome_p4de_p5_readme_excerpt.md", 2}, Log{"all_reduce_2x8_a100_ib.log", 0}}) {
+    const NcclTestsLog log = parse_nccl_tests_log(testing::read_text(dir + l.file), l.file,
+                                                  CollectiveOp::kAllReduce, l.table);
+    std::vector<double> bytes, seconds;
+    for (const CollectiveSample& s : log.samples) {
+      bytes.push_back(s.bytes);
+      seconds.push_back(s.seconds);
+    }
+    const AlphaBetaFit fit = fit_alpha_beta(bytes, seconds);
+    expect_continuous_and_monotone(fit.ranges, bytes.back(), l.file);
+    // Above 64 MiB, where buckets live, every point is within 5 % (the measured curves are
+    // smooth there; the protocol switches at smaller sizes cost the fit there, not here).
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      if (bytes[i] >= 64.0 * 1024 * 1024) {
+        EXPECT_LT(std::abs(fit.rel_error[i]), 0.05) << l.file << " at " << bytes[i];
+      }
+    }
+  }
+}
+
+TEST(AlphaBetaFit, IndependentLinesWouldJumpWhereTheContinuousFitJoins) {
+  // The piecewise fit that ddpsim used before fitted each range on its own: on the hand-made log
+  // its lines disagree at the boundaries by several percent (a 1 MiB bucket cost more than a
+  // 1.1 MiB one). The same partition, fitted continuously, joins them exactly.
+  const std::string dir = std::string(DDPSIM_SOURCE_DIR) + "/tests/data/nccl-tests/";
+  const NcclTestsLog log =
+      parse_nccl_tests_log(testing::read_text(dir + "all_reduce_2x8_a100_ib.log"), "hand-made");
+  std::vector<double> bytes, seconds;
+  for (const CollectiveSample& s : log.samples) {
+    bytes.push_back(s.bytes);
+    seconds.push_back(s.seconds);
+  }
+  const AlphaBetaFit fit = fit_alpha_beta(bytes, seconds);
+  ASSERT_GE(fit.ranges.size(), 2u);
+  double worst_jump = 0;
+  size_t first = 0;
+  for (size_t r = 0; r + 1 < fit.ranges.size(); ++r) {
+    size_t last = first;
+    while (last < bytes.size() && bytes[last] < fit.ranges[r].max_bytes) ++last;
+    size_t next = last;
+    while (next < bytes.size() && bytes[next] < fit.ranges[r + 1].max_bytes) ++next;
+    const AlphaBetaPoint a = fit_alpha_beta_line(bytes, seconds, first, last);
+    const AlphaBetaPoint b = fit_alpha_beta_line(bytes, seconds, last, next);
+    const double k = fit.ranges[r].max_bytes;
+    worst_jump =
+        std::max(worst_jump, std::abs((b.alpha + b.beta * k) / (a.alpha + a.beta * k) - 1));
+    first = last;
+  }
+  EXPECT_GT(worst_jump, 0.005);
+  expect_continuous_and_monotone(fit.ranges, bytes.back(), "hand-made");
+}
+
+TEST(NonNegativeLeastSquares, MatchesTheUnconstrainedSolutionOrClampsAtZero) {
+  // x = (1, 2) fits exactly: no bound is active.
+  const std::vector<std::vector<double>> a = {{1, 0}, {0, 1}, {1, 1}};
+  std::vector<double> x = non_negative_least_squares(a, {1, 2, 3});
+  EXPECT_NEAR(x[0], 1, 1e-12);
+  EXPECT_NEAR(x[1], 2, 1e-12);
+  // The unconstrained optimum (-1, 2) is infeasible: x0 = 0 and x1 minimises alone,
+  // argmin (0 - -1)^2 + (x1 - 2)^2 + (x1 - 1)^2 -> x1 = 1.5.
+  x = non_negative_least_squares(a, {-1, 2, 1});
+  EXPECT_EQ(x[0], 0);
+  EXPECT_NEAR(x[1], 1.5, 1e-12);
 }
 
 }  // namespace

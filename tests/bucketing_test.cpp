@@ -57,23 +57,58 @@ TEST(Bucketing, EveryClosedBucketCrossedItsLimitWithItsLastTensor) {
   }
 }
 
-TEST(Bucketing, BucketsCoverEveryTensorOnceInReverseOrder) {
+TEST(Bucketing, ZooModelsAreReadyInReverseParameterOrder) {
+  const Model m = resnet50();
+  const auto tensors = gradient_tensors(m, 4);
+  ASSERT_FALSE(tensors.empty());
+  EXPECT_EQ(tensors.front().layer, static_cast<int>(m.layers.size()) - 2);  // fc (then the loss)
+  EXPECT_EQ(tensors.front().tensor, 1);                                     // its bias
+  EXPECT_EQ(tensors.back().layer, 0);                                       // conv1.weight
+  for (size_t i = 1; i < tensors.size(); ++i)
+    EXPECT_TRUE(
+        tensors[i].layer < tensors[i - 1].layer ||
+        (tensors[i].layer == tensors[i - 1].layer && tensors[i].tensor < tensors[i - 1].tensor));
+}
+
+TEST(Bucketing, BucketsCoverEveryTensorOnceInReadyOrder) {
   const Model m = resnet50();
   const auto tensors = gradient_tensors(m, 4);
   const auto buckets = assign_buckets(tensors, 1 * kMiB, 25 * kMiB);
-  size_t i = tensors.size();
+  size_t i = 0;
   double total = 0;
   for (const auto& bucket : buckets) {
     for (const auto& t : bucket.tensors) {
-      ASSERT_GT(i, 0u);
-      --i;
+      ASSERT_LT(i, tensors.size());
       EXPECT_EQ(t.layer, tensors[i].layer);
       EXPECT_EQ(t.tensor, tensors[i].tensor);
+      ++i;
     }
     total += bucket.bytes;
   }
-  EXPECT_EQ(i, 0u);
+  EXPECT_EQ(i, tensors.size());
   EXPECT_DOUBLE_EQ(total, 25557032.0 * 4);
+}
+
+// A recorded gradient order (model files) decides the buckets: here batch norm's weight is ready
+// before its bias, as PyTorch's autograd finishes them, so a 1-element cap puts them in that
+// order, and tensors the order leaves out come last in reverse order.
+TEST(Bucketing, RecordedGradientOrderDecidesTheBuckets) {
+  Model m;
+  m.layers.resize(2);
+  m.layers[0].param_tensors = {100};     // tensor 0: conv weight
+  m.layers[1].param_tensors = {10, 10};  // tensors 1, 2: bn weight, bias
+  m.gradient_order = {1, 2};             // conv weight never became ready
+  const auto tensors = gradient_tensors(m, 4);
+  ASSERT_EQ(tensors.size(), 3u);
+  EXPECT_EQ(tensors[0].tensor, 0);
+  EXPECT_EQ(tensors[0].layer, 1);
+  EXPECT_EQ(tensors[1].tensor, 1);
+  EXPECT_EQ(tensors[2].layer, 0);
+  const auto buckets = assign_buckets(tensors, 40, 400);
+  ASSERT_EQ(buckets.size(), 2u);
+  EXPECT_DOUBLE_EQ(buckets[0].bytes, 40);  // bn weight alone reaches the first limit
+  EXPECT_DOUBLE_EQ(buckets[1].bytes, 440);
+  EXPECT_EQ(buckets[1].ready_layer, 0);
 }
 
 TEST(Bucketing, LargerCapNeverGivesMoreBuckets) {

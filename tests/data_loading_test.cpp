@@ -32,7 +32,7 @@ cluster:
   nic: {count: 1, bandwidth: 25Gbps, latency: 2us}
 model: {name: mlp, layers: [1024, 1024, 10]}
 training: {batch_per_gpu: 32, precision: fp32, optimizer: sgd, iterations: 4, warmup: 1}
-sync: {strategy: allreduce, algorithm: ring}
+sync: {strategy: allreduce, algorithm: ring, latency_model: alpha}
 compute: {mode: measured, step_time: 10ms}
 data:
   sample_bytes: 100KB
@@ -50,7 +50,7 @@ Scenario scenario(std::vector<std::string> overrides) {
 
 SimulationResult run(const Scenario& s) {
   SimOptions options;
-  options.trace_gpus = 0;
+  options.trace = TraceGpus::none();
   options.baseline = false;
   return simulate(s, options);
 }

@@ -100,6 +100,11 @@ void check_layer(const Layer& l) {
     case LayerKind::kLayerNorm:
       ASSERT_EQ(l.dims.size(), 2u);
       EXPECT_EQ(l.dims[0] % l.dims[1], 0);
+      if (l.param_tensors.size() == 1) {  // RMSNorm (Llama, Mistral): a weight, no bias
+        EXPECT_EQ(l.param_tensors, (std::vector<int64_t>{l.dims[1]}));
+        EXPECT_DOUBLE_EQ(l.fwd_flops, zoo::kRmsNormFlops * d(l.dims[0]));
+        return;
+      }
       EXPECT_EQ(l.param_tensors, (std::vector<int64_t>{l.dims[1], l.dims[1]}));
       EXPECT_DOUBLE_EQ(l.fwd_flops, zoo::kNormFlops * d(l.dims[0]));
       return;
@@ -117,11 +122,13 @@ void check_layer(const Layer& l) {
       return;
     default:
       // Element-wise: one element count, and the layer's traffic is a whole number of passes
-      // over it (2 read+write, 3 for an add, plus a quarter for a dropout mask).
+      // over it (2 read+write, 3 for an add or a product, 5 for rotary embeddings, plus a
+      // quarter for a dropout mask).
       ASSERT_EQ(l.dims.size(), 1u);
       ASSERT_GT(l.dims[0], 0);
       const double passes = l.fwd_bytes / d(l.dims[0]);
-      EXPECT_TRUE(passes == 2 || passes == 3 || passes == 2 + zoo::kMaskBytesAsElems) << passes;
+      EXPECT_TRUE(passes == 2 || passes == 3 || passes == 5 || passes == 2 + zoo::kMaskBytesAsElems)
+          << passes;
       return;
   }
 }

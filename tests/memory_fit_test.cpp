@@ -156,7 +156,7 @@ TEST(MemoryFit, TheSimulationLabelsAScenarioThatDoesNotFitMemoryInfeasible) {
                       {"model.sequence_length=512", "training.iterations=2"});
   SimOptions options;
   options.baseline = false;
-  options.trace_gpus = 0;
+  options.trace = TraceGpus::none();
   const SimulationResult r = simulate(c.scenario, options);
   EXPECT_FALSE(r.memory.fits);
   EXPECT_EQ(r.bottleneck, "memory-infeasible");

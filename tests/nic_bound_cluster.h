@@ -1,7 +1,7 @@
 // The NIC-bound test cluster shared by the whole-iteration tests: 8 single-GPU V100 nodes, so
 // every ring edge crosses one 25 Gbps NIC (5 us), with ResNet-50 at batch 32, fp32, 25 MiB
-// buckets overlapping backward. Its ring all-reduce has the closed form ring_time(8, S, 25e9/8,
-// 5e-6).
+// buckets overlapping backward. Its ring all-reduce, charged with the plain alpha latency
+// model, has the closed form ring_time(8, S, 25e9/8, 5e-6).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -27,7 +27,8 @@ cluster:
   fabric: {kind: leaf-spine, nodes_per_leaf: 16, oversubscription: 1}
 model: {name: resnet50}
 training: {batch_per_gpu: 32, precision: fp32, optimizer: momentum, iterations: 3, warmup: 1}
-sync: {strategy: allreduce, algorithm: ring, bucket_cap: 25MiB, first_bucket: 1MiB, overlap: true}
+sync: {strategy: allreduce, algorithm: ring, bucket_cap: 25MiB, first_bucket: 1MiB, overlap: true,
+       latency_model: alpha}
 compute: {mode: roofline, efficiency: 0.5}
 )";
 

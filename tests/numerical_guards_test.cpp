@@ -81,6 +81,7 @@ cluster:
   nic: {count: 1, bandwidth: 100Gbps, latency: 0us}
 model: {name: mlp, layers: [1, 1]}
 training: {batch_per_gpu: 1, iterations: 3, warmup: 1}
+sync: {latency_model: alpha}
 )";
 
 TEST(NumericalGuards, OneByOneMlpGivesFiniteNumbersAndOneEightByteBucket) {
@@ -94,7 +95,8 @@ TEST(NumericalGuards, OneByOneMlpGivesFiniteNumbersAndOneEightByteBucket) {
   EXPECT_GT(r.iteration_time, 0.0);
   EXPECT_GT(r.samples_per_second, 0.0);
   ASSERT_EQ(r.buckets.size(), 1u);
-  // Zero-latency NIC, two ranks: the ring moves 2(p-1)/p * 8 B = 8 B over 12.5 GB/s.
+  // Zero-latency NIC under the alpha latency model, two ranks: the ring moves 2(p-1)/p * 8 B =
+  // 8 B over 12.5 GB/s.
   EXPECT_NEAR(r.buckets[0].comm_time, 8.0 / 12.5e9, 1e-6 * 8.0 / 12.5e9);
   EXPECT_GT(r.scaling_efficiency, 0.0);
   EXPECT_LE(r.scaling_efficiency, 1.0 + 1e-12);

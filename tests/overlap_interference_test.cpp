@@ -66,7 +66,7 @@ TEST(OverlapInterference, IterationsMatchThePiecewiseClosedForm) {
     const Scenario s = scenario({"compute.overlap_slowdown=" + std::to_string(f)});
     const IterationPlan plan = plan_of(s);
     EXPECT_DOUBLE_EQ(plan.compute.overlap_slowdown, f);
-    const SimulationResult r = simulate(s, {0, false});
+    const SimulationResult r = simulate(s, {TraceGpus::none(), false});
     const double expected = expected_step(plan, 8, 25e9 / 8, 5e-6, f);
     EXPECT_NEAR(r.iteration_time, expected, 1e-6 * expected) << "f = " << f;
     // The slowed work is backward compute, and the breakdown still adds up.
@@ -79,8 +79,8 @@ TEST(OverlapInterference, IterationsMatchThePiecewiseClosedForm) {
 }
 
 TEST(OverlapInterference, AFactorOfOneChangesNothing) {
-  const SimulationResult plain = simulate(scenario(), {0, false});
-  const SimulationResult one = simulate(scenario({"compute.overlap_slowdown=1"}), {0, false});
+  const SimulationResult plain = simulate(scenario(), {TraceGpus::none(), false});
+  const SimulationResult one = simulate(scenario({"compute.overlap_slowdown=1"}), {TraceGpus::none(), false});
   EXPECT_EQ(one.iteration_time, plain.iteration_time);
   EXPECT_EQ(one.breakdown.backward, plain.breakdown.backward);
 }
@@ -89,7 +89,7 @@ TEST(OverlapInterference, ALargerFactorIsNeverFaster) {
   double previous = 0;
   for (double f : {1.0, 1.1, 1.5, 2.0, 3.0}) {
     const double t =
-        simulate(scenario({"compute.overlap_slowdown=" + std::to_string(f)}), {0, false})
+        simulate(scenario({"compute.overlap_slowdown=" + std::to_string(f)}), {TraceGpus::none(), false})
             .iteration_time;
     EXPECT_GE(t, previous * (1 - 1e-12)) << f;
     previous = t;
@@ -100,9 +100,9 @@ TEST(OverlapInterference, NothingIsSlowedWhereNothingOverlaps) {
   // One GPU never communicates; without overlap, DDP reduces only after backward.
   const Scenario alone = scenario({"cluster.nodes=1", "compute.overlap_slowdown=3"});
   EXPECT_NEAR(simulate(alone).iteration_time, plan_of(alone).compute.step_time(1), 1e-12);
-  const double off = simulate(scenario({"sync.overlap=false"}), {0, false}).iteration_time;
+  const double off = simulate(scenario({"sync.overlap=false"}), {TraceGpus::none(), false}).iteration_time;
   const double off_slowed =
-      simulate(scenario({"sync.overlap=false", "compute.overlap_slowdown=3"}), {0, false})
+      simulate(scenario({"sync.overlap=false", "compute.overlap_slowdown=3"}), {TraceGpus::none(), false})
           .iteration_time;
   EXPECT_NEAR(off_slowed, off, 1e-12 * off);
 }
@@ -111,8 +111,8 @@ TEST(OverlapInterference, ParameterServerPushesSlowTheirGpu) {
   const std::vector<std::string> ps = {"sync.strategy=ps", "sync.ps.servers=2"};
   auto slowed = ps;
   slowed.push_back("compute.overlap_slowdown=2");
-  const SimulationResult a = simulate(scenario(ps), {0, false});
-  const SimulationResult b = simulate(scenario(slowed), {0, false});
+  const SimulationResult a = simulate(scenario(ps), {TraceGpus::none(), false});
+  const SimulationResult b = simulate(scenario(slowed), {TraceGpus::none(), false});
   EXPECT_GT(b.breakdown.backward, a.breakdown.backward * (1 + 1e-3));
   EXPECT_GE(b.iteration_time, a.iteration_time);
 }

@@ -1,42 +1,51 @@
-// Parameter servers on the SimGrid platform: the push/pull closed forms (dedicated, colocated,
-// BytePS's optimum) on uncontended links to 1e-6, BytePS-style sharding, byte volumes, and that
-// more dedicated servers never slow a step. The component runs inside the real worker loop with a
-// hand-made iteration plan (one bucket of S bytes, no compute), so a step is exactly
-//   [intra-node reduce-scatter] + alpha + push + server update + pull + alpha [+ all-gather].
+// Parameter servers on the SimGrid platform: the pipelined push/pull closed forms (dedicated,
+// colocated on every node, a server CPU that binds) to 1e-6, byte volumes, keys spread over the
+// servers (no single-server incast), and that more dedicated servers never slow a step. The
+// component runs inside the real worker loop with a hand-made iteration plan (units of given
+// bytes, no compute, workers' optimizer free), so a step is the synchronisation alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <string>
 #include <vector>
 
 #include "sim/cost/collective_formulas.h"
+#include "sim/cost/ps_partition.h"
+#include "sim/cost/ps_pipeline.h"
 #include "sim/engine/ps_sync.h"
 #include "sim/engine/simulation.h"
 #include "sim/engine/sync_factory.h"
-#include "sim/engine/worker.h"
+#include "sim/scenario/enum_names.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/util/input_error.h"
 #include "tests/sim_harness.h"
+#include "tests/worker_loop.h"
 
 namespace ddpsim {
 namespace {
 
-namespace sg4 = simgrid::s4u;
 using testing::make_cluster;
 using testing::run_in_engine;
 
-constexpr double kS = 268435456.0;  // 256 MiB = 2^28: divides evenly into every shard below
-constexpr double kAlphaNic = 3e-6, kAlphaIntra = 1e-6;
+constexpr double kS = 268435456.0;  // 256 MiB = 2^28: divides evenly into every partition below
+constexpr double kAlphaNic = 3e-6;
 
 struct PsJob {
   ClusterSpec cluster;
   int servers = 1;
   PsPlacement placement = PsPlacement::kDedicated;
+  KeyPlacement keys = KeyPlacement::kLeastLoaded;
   double server_bandwidth = 0;  // 0 = cluster NIC
   int byteps_cpu_servers = -1;  // >= 0: BytePS layout with this many CPU machines
-  double chunk = 1048576;
-  std::vector<double> buckets{kS};  // one tensor per bucket
+  double partition = kS / 32;
+  double memory_bandwidth = 0;  // server sums free
+  PsUpdate update = PsUpdate::kWorker;
+  std::vector<double> units{kS};  // one tensor per unit
+  int threads = 4;                // server engine threads
   int steps = 1;
+  double backward = 0;  // seconds of backward before the units are ready
+  double jitter = 0;    // lognormal sigma of a per-step compute slowdown
 };
 
 struct PsOutcome {
@@ -52,23 +61,36 @@ Scenario scenario_of(const PsJob& job) {
   s.training.warmup = 0;
   s.training.optimizer = Optimizer::kMomentum;  // 4 FLOP per parameter on the server
   s.sync.strategy = SyncStrategy::kParameterServer;
+  s.sync.bucket_cap = 0;
+  s.sync.partition = job.partition;
   s.sync.ps.servers = job.byteps_cpu_servers >= 0 ? job.byteps_cpu_servers : job.servers;
   s.sync.ps.placement = job.placement;
+  s.sync.ps.key_placement = job.keys;
   s.sync.ps.server_nic_bandwidth = job.server_bandwidth;
-  s.sync.ps.chunk_bytes = job.chunk;
+  s.sync.ps.server_memory_bandwidth = job.memory_bandwidth;
+  s.sync.ps.update = job.update;
+  s.sync.ps.server_threads = job.threads;
+  if (job.jitter > 0) {
+    s.stragglers.kind = StragglerKind::kLognormal;
+    s.stragglers.sigma = job.jitter;
+    s.stragglers.per_iteration = true;
+  }
   return s;
 }
 
 IterationPlan plan_of(const PsJob& job) {
   IterationPlan plan;
-  for (size_t b = 0; b < job.buckets.size(); ++b) {
+  for (size_t u = 0; u < job.units.size(); ++u) {
     Bucket bucket;
-    bucket.tensors.push_back({static_cast<int>(b), 0, job.buckets[b]});
-    bucket.bytes = job.buckets[b];
+    bucket.tensors.push_back({static_cast<int>(u), 0, job.units[u]});
+    bucket.bytes = job.units[u];
+    bucket.ready_layer = static_cast<int>(job.units.size() - 1 - u);
     plan.buckets.push_back(bucket);
     plan.gradient_bytes += bucket.bytes;
   }
-  plan.backward_segments.assign(job.buckets.size() + 1, 0.0);
+  plan.backward_segments.assign(job.units.size() + 1, 0.0);
+  plan.backward_segments[0] = job.backward;
+  plan.compute.backward = job.backward;
   return plan;
 }
 
@@ -80,19 +102,14 @@ PsOutcome run_ps(const PsJob& job) {
     if (job.byteps_cpu_servers >= 0) extras.dedicated_servers = job.byteps_cpu_servers;
     ClusterPlatform pf = build_cluster_platform(s.cluster, extras);
     RunContext ctx;
-    ctx.scenario = &s;
-    ctx.plan = &plan;
-    ctx.platform = &pf;
-    ctx.transport = std::make_unique<Transport>(pf, &ctx.traffic);
-    ctx.workers.resize(s.cluster.total_gpus());
-    ctx.feed = std::make_unique<SyntheticFeed>();
-    ctx.sync =
-        make_ps_sync(&ctx, job.byteps_cpu_servers >= 0 ? byteps_layout(pf, job.byteps_cpu_servers)
-                                                       : ps_layout(s, pf));
-    for (int r = 0; r < s.cluster.total_gpus(); ++r)
-      sg4::Actor::create("worker" + std::to_string(r), pf.gpus[r],
-                         [&ctx, r] { run_worker(&ctx, r); });
-    sg4::Engine::get_instance()->run();
+    testing::run_worker_loop(
+        s, plan, &pf,
+        [&](RunContext* c) {
+          return job.byteps_cpu_servers >= 0
+                     ? make_ps_sync(c, byteps_layout(pf, job.byteps_cpu_servers), s.cluster.nodes)
+                     : make_ps_sync(c, ps_layout(s, pf));
+        },
+        &ctx);
     double end = 0, sent = 0, received = 0;
     for (const WorkerStats& w : ctx.workers) end = std::max(end, w.step_end.back());
     for (const auto& [h, b] : ctx.traffic.sent) sent += b;
@@ -110,91 +127,77 @@ PsOutcome run_ps(const PsJob& job) {
   return o;
 }
 
-// Server update of `bytes` of fp32 gradients with momentum SGD (4 FLOP per parameter).
-double update_time(double bytes) { return bytes / 4 * 4 / kServerUpdateFlopsPerSecond; }
-
 void expect_relative(double got, double want, double tolerance = 1e-6) {
   EXPECT_NEAR(got, want, tolerance * want) << "relative error " << (got - want) / want;
 }
 
-TEST(ParameterServerClosedForm, DedicatedPushIsMaxOfWorkerNicAndServerDownlinks) {
+TEST(ParameterServerClosedForm, DedicatedPipelineIsThePushBoundPlusOnePartition) {
   for (int n : {4, 8}) {
-    for (int k : {1, 2, 4, 8}) {
+    for (int k : {1, 2, 4}) {
       for (double server_bw : {25e9, 100e9, 6.25e9}) {
-        SCOPED_TRACE(std::to_string(n) + " workers, " + std::to_string(k) + " servers of " +
-                     std::to_string(server_bw));
-        PsJob job{make_cluster(n, 1)};
-        job.servers = k;
-        job.server_bandwidth = server_bw;
-        const double push = ps_push_time(n, k, kS, 25e9, server_bw);
-        expect_relative(run_ps(job).step, 2 * push + update_time(kS / k) + 2 * kAlphaNic);
+        for (int partitions : {8, 32}) {
+          SCOPED_TRACE(std::to_string(n) + " workers, " + std::to_string(k) + " servers of " +
+                       std::to_string(server_bw) + ", " + std::to_string(partitions) +
+                       " partitions");
+          PsJob job{make_cluster(n, 1)};
+          job.servers = k;
+          job.server_bandwidth = server_bw;
+          job.partition = kS / partitions;
+          job.steps = 2;
+          const double want = pipelined_ps_time(n, k, kS, partitions, 25e9, server_bw, kAlphaNic);
+          expect_relative(run_ps(job).step, want);
+          // The same, written as the push bound of the bucket-free formula plus the fill.
+          const double bound = ps_push_time(n, k, kS, 25e9, server_bw);
+          expect_relative(want, bound * (1.0 + static_cast<double>(k) / partitions) + 2 * kAlphaNic,
+                          1e-12);
+        }
       }
     }
   }
 }
 
-TEST(ParameterServerClosedForm, NodeReducesInsideBeforeItsNicsPushTheBucketOnce) {
-  // 4 nodes x 4 GPUs, one NIC: ring reduce-scatter in the node (3/4 S at 200 GB/s), each GPU
-  // pushes S/(4k) to each server, so the NIC carries S and a server n S / k; then pull and
-  // all-gather.
-  for (int k : {1, 2, 8}) {
-    SCOPED_TRACE(k);
-    PsJob job{make_cluster(4, 4, 1)};
-    job.servers = k;
-    const double intra = 0.75 * kS / 200e9 + 3 * kAlphaIntra;
-    const double push = ps_push_time(4, k, kS, 25e9, 25e9);
-    expect_relative(run_ps(job).step, 2 * intra + 2 * push + update_time(kS / k) + 2 * kAlphaNic);
-  }
-}
-
-TEST(ParameterServerClosedForm, ColocatedServersAreBoundByTheirNodesDownlink) {
-  for (int n : {4, 8}) {
-    for (int k = 1; k <= n; k *= 2) {
-      SCOPED_TRACE(std::to_string(n) + " nodes, " + std::to_string(k) + " colocated servers");
-      PsJob job{make_cluster(n, 1)};
-      // A GPU's PCIe uplink carries its k shards, the local one included: at 32 GB/s, 4 shards
-      // would get 8 GB/s each, less than the 25/3 GB/s of the NIC (the formula's condition
-      // B_pcie >= k B / (n-1)); a PCIe Gen5 link lifts it.
-      job.cluster.pcie_bandwidth = 64e9;
-      job.servers = k;
-      job.placement = PsPlacement::kColocated;
-      expect_relative(run_ps(job).step, 2 * colocated_ps_push_time(n, k, kS, 25e9) +
-                                            update_time(kS / k) + 2 * kAlphaNic);
-    }
-  }
-}
-
-TEST(ParameterServerClosedForm, ColocatedOnEveryNodeEqualsTheRingBandwidthTerm) {
-  PsJob job{make_cluster(8, 1)};
-  job.servers = 8;
-  job.placement = PsPlacement::kColocated;
-  expect_relative(run_ps(job).step, 2.0 * 7 / 8 * kS / 25e9 + update_time(kS / 8) + 2 * kAlphaNic);
-}
-
-TEST(ParameterServerClosedForm, BytepsSharesMakeEachPhaseTakeTheOptimum) {
-  // One CPU machine beside n GPU machines, BytePS's shares (1/6 and 1/3 for n = 4; 1/10 and 1/5
-  // for n = 8): the CPU server's downlink carries n x S during the push and its uplink the same
-  // during the pull, 2n(n-1)S/((n^2+kn-2k)B) each; every other link is less loaded and each
-  // worker's link holds as many connections as the CPU server's, so max-min gives every CPU flow
-  // B/n throughout. (With k > 1 CPU machines a worker's link holds more connections than a CPU
-  // server's and per-connection fairness keeps the phases above the optimum.) Steps run push
-  // then pull; BytePS overlaps them across tensors, which buckets approach.
+TEST(ParameterServerClosedForm, ColocatedOnEveryNodeReachesTheRingBandwidthTerm) {
   for (int n : {4, 8}) {
     SCOPED_TRACE(n);
-    // 96 or 160 chunks, so the shares come out in whole chunks.
-    const double bytes = n == 4 ? 6 * 67108864.0 : 10 * 33554432.0;
     PsJob job{make_cluster(n, 1)};
-    job.byteps_cpu_servers = 1;
-    job.buckets = {bytes};
-    job.chunk = n == 4 ? 4194304.0 : 2097152.0;
-    const BytepsShares shares = byteps_shares(n, 1);
-    const double optimum = byteps_optimum_time(n, 1, bytes, 25e9);
-    expect_relative(run_ps(job).step,
-                    2 * optimum + update_time(shares.cpu * bytes) + 2 * kAlphaNic);
+    // A GPU's PCIe uplink carries its remote pushes and the one to its own node's server: a PCIe
+    // Gen5 link keeps the NIC the only limit.
+    job.cluster.pcie_bandwidth = 64e9;
+    job.cluster.nic.latency = 0;
+    job.cluster.intra_node.latency = 0;
+    job.servers = n;
+    job.placement = PsPlacement::kColocated;
+    job.partition = kS / 32;
+    expect_relative(run_ps(job).step, pipelined_colocated_ps_time(n, kS, 25e9));
+    // BytePS with no CPU machine is the same layout.
+    job.byteps_cpu_servers = 0;
+    expect_relative(run_ps(job).step, pipelined_colocated_ps_time(n, kS, 25e9));
   }
 }
 
-TEST(ParameterServerBytes, PushAndPullMoveTheBucketOncePerNodeEachWay) {
+TEST(ParameterServerClosedForm, ServerCpuSumsAndCopiesAtItsMemoryBandwidth) {
+  for (int threads : {1, 4}) {
+    SCOPED_TRACE(threads);
+    PsJob job{make_cluster(4, 1)};
+    job.partition = kS;  // one partition: its n pushes land together on one engine thread
+    job.memory_bandwidth = 20e9;
+    job.threads = threads;
+    expect_relative(run_ps(job).step,
+                    ps_sum_bound_time(4, kS, 25e9, 25e9, kAlphaNic, threads, 20e9));
+  }
+}
+
+TEST(ParameterServerClosedForm, ServerSideUpdateDelaysEachPartitionsPulls) {
+  // One partition, free sums: push, the momentum update of S/4 parameters (4 FLOP each at
+  // 20 GFLOP/s), then the pull.
+  PsJob job{make_cluster(4, 1)};
+  job.partition = kS;
+  job.update = PsUpdate::kServer;
+  const double transfer = kAlphaNic + kS * 4 / 25e9;
+  expect_relative(run_ps(job).step, 2 * transfer + kS / 4 * 4 / kServerUpdateFlopsPerSecond);
+}
+
+TEST(ParameterServerBytes, PushAndPullMoveEachUnitOncePerNodeEachWay) {
   struct Case {
     ClusterSpec cluster;
     PsPlacement placement;
@@ -206,13 +209,14 @@ TEST(ParameterServerBytes, PushAndPullMoveTheBucketOncePerNodeEachWay) {
     PsJob job{c.cluster};
     job.servers = c.servers;
     job.placement = c.placement;
-    job.buckets = {kS, kS / 2, 3 * 1048576.0};
+    job.units = {kS, kS / 2, 3 * 1048576.0};
+    job.partition = 4194304;
     job.steps = 2;
     const double total = kS + kS / 2 + 3 * 1048576.0;
     const int n = c.cluster.nodes, g = c.cluster.gpus_per_node;
     PsOutcome o = run_ps(job);
     // Per step: n x total pushed, n x total pulled, and the ring reduce-scatter + all-gather of
-    // every bucket inside each node.
+    // every unit inside each node.
     const double want = 2 * (2 * n * total + n * g * 2.0 * (g - 1) / g * total);
     expect_relative(o.sent, want, 1e-12);
     expect_relative(o.received, want, 1e-12);
@@ -220,8 +224,9 @@ TEST(ParameterServerBytes, PushAndPullMoveTheBucketOncePerNodeEachWay) {
 }
 
 TEST(ParameterServerBytes, ColocatedLocalTrafficStaysOffTheNics) {
-  // 4 single-GPU nodes, 4 colocated servers: of each worker's S, S/4 goes to its own node's CPU
-  // over PCIe only. NIC links crossed: 2 per remote message, 3 of 4 shards remote, both ways.
+  // 4 single-GPU nodes, 4 colocated servers holding 8 partitions each: of each worker's S, S/4
+  // goes to its own node's CPU over PCIe only. NIC links crossed: 2 per remote message, 3 of 4
+  // shards remote, both ways.
   PsJob job{make_cluster(4, 1)};
   job.servers = 4;
   job.placement = PsPlacement::kColocated;
@@ -229,26 +234,75 @@ TEST(ParameterServerBytes, ColocatedLocalTrafficStaysOffTheNics) {
   expect_relative(o.per_class[static_cast<int>(LinkClass::kNic)], 2 * 2 * 4 * 0.75 * kS, 1e-12);
 }
 
-TEST(ParameterServerSharding, ChunksBalanceServersToWithinOneChunkAndFollowShares) {
-  Bucket a, b;
-  a.tensors = {{0, 0, 10e6}, {1, 0, 3e6}};
-  b.tensors = {{2, 0, 7.5e6}};
-  const auto equal = partition_buckets({a, b}, 4e6, {1, 1, 1});
-  std::vector<double> per_server(3, 0);
-  for (const auto& row : equal)
-    for (size_t s = 0; s < 3; ++s) per_server[s] += row[s];
-  // Chunks: 4, 4, 2 | 3 | 4, 3.5 (MB) -> greedy least-loaded: 4 | 4 | 2+3 ... totals 20.5 MB.
-  EXPECT_DOUBLE_EQ(per_server[0] + per_server[1] + per_server[2], 20.5e6);
-  EXPECT_LE(*std::max_element(per_server.begin(), per_server.end()) -
-                *std::min_element(per_server.begin(), per_server.end()),
-            4e6);
-  EXPECT_DOUBLE_EQ(equal[0][0] + equal[0][1] + equal[0][2], 13e6);
-  // Shares 1 : 2 over 3 MB in 1 MB chunks: exactly 1 and 2 MB.
-  Bucket c;
-  c.tensors = {{0, 0, 3e6}};
-  const auto weighted = partition_buckets({c}, 1e6, {1, 2});
-  EXPECT_DOUBLE_EQ(weighted[0][0], 1e6);
-  EXPECT_DOUBLE_EQ(weighted[0][1], 2e6);
+TEST(ParameterServerPlacement, BytepsHashIsDjb2OfTheDecimalKey) {
+  // BytePS's key of partition 3 of the unit declared 5th, and Hash_DJB2 computed by hand:
+  // "327683" -> ((5381 * 33 + '3') * 33 + '2') ...
+  EXPECT_EQ(byteps_key(5, 3), 327683u);
+  uint64_t h = 5381;
+  for (char c : std::string("327683")) h = h * 33 + static_cast<uint64_t>(c);
+  EXPECT_EQ(djb2(327683), h);
+  const std::vector<int> servers =
+      place_keys({327683, 327684}, {1, 1}, KeyPlacement::kHash, {1, 1, 1, 1, 1, 1, 1});
+  EXPECT_EQ(servers[0], static_cast<int>(h % 7));
+  // BytePS rounds the partition up to local_size x 4 KiB pages: 4096000 stays for 8 GPUs.
+  EXPECT_EQ(byteps_partition_bytes(4096000, 8), 4096000);
+  EXPECT_EQ(byteps_partition_bytes(4096000, 3), 4104192);
+  EXPECT_EQ(partition_sizes(10e6, 4e6), (std::vector<double>{4e6, 4e6, 2e6}));
+}
+
+TEST(ParameterServerPlacement, MixedModeGivesTheCpuServersTheirOptimalShareOnAverage) {
+  // BytePS's mixed mode over 4 GPU machines and 1 CPU machine: the CPU machine should get
+  // k x = 2k(n-1)/(n^2+kn-2k) = 6/18 of the keys, the residues below 101 x 1/3 (34 of 101).
+  std::vector<uint64_t> keys;
+  for (int d = 0; d < 400; ++d) keys.push_back(byteps_key(d, 0));
+  const std::vector<int> s = place_keys(keys, std::vector<double>(keys.size(), 1.0),
+                                        KeyPlacement::kHash, {1, 1, 1, 1, 1}, 4);
+  const double cpu = static_cast<double>(std::count(s.begin(), s.end(), 4)) / keys.size();
+  EXPECT_NEAR(cpu, 1.0 / 3, 0.08);
+  EXPECT_EQ(byteps_mixed_server(keys[0], 4, 0), static_cast<int>(djb2(djb2(keys[0]) % 101) % 4));
+}
+
+TEST(ParameterServerPlacement, ManySmallTensorsSpreadOverAllServersWithoutIncast) {
+  // 96 tensors of 1 MB, each one partition, on 8 workers and 4 servers whose links are as fast as
+  // the workers': the servers bind at n/k = 2 S/B. The keys spread over all four servers (BytePS's
+  // hash within 30 % of even, least-loaded exactly even) and every server link works the whole
+  // step, so the step is the busiest server's bytes over its link plus one partition; the
+  // bucket-at-a-time engine pushed each tensor to one server from all nodes at once.
+  PsJob job{make_cluster(8, 1)};
+  job.servers = 4;
+  job.units.assign(96, 1e6);
+  job.partition = 4096000;
+  for (KeyPlacement keys : {KeyPlacement::kHash, KeyPlacement::kLeastLoaded}) {
+    SCOPED_TRACE(enum_name(keys));
+    job.keys = keys;
+    std::vector<uint64_t> ids;
+    for (int u = 0; u < 96; ++u) ids.push_back(byteps_key(95 - u, 0));
+    const std::vector<double> loads =
+        server_loads(job.units, place_keys(ids, job.units, keys, {1, 1, 1, 1}), 4);
+    const double busiest = *std::max_element(loads.begin(), loads.end());
+    for (double load : loads) EXPECT_GT(load, 0.7 * 24e6);
+    EXPECT_LE(busiest, 1.3 * 24e6);
+    const double period = 8 * 1e6 / 25e9;  // one 1 MB push, 8 workers sharing a server link
+    const double step = run_ps(job).step;
+    EXPECT_GE(step, 8 * busiest / 25e9);
+    EXPECT_LE(step, 8 * busiest / 25e9 + 2 * period + 2 * kAlphaNic);
+    EXPECT_LT(step, 0.6 * 96 * 8 * 1e6 / 25e9);  // one server at a time would take this
+  }
+}
+
+TEST(ParameterServerStability, TinyComputeJitterDoesNotMoveTheStep) {
+  // The failure of the bucket-at-a-time engine: identical workers in lockstep incast on one
+  // server; sigma = 1e-3 broke the lockstep and moved the step by up to 62 %.
+  PsJob job{make_cluster(8, 1)};
+  job.servers = 4;
+  job.units.assign(48, 1e6);
+  job.steps = 4;
+  job.keys = KeyPlacement::kHash;
+  job.backward = 1e-3;
+  const double even = run_ps(job).step;
+  job.jitter = 1e-3;
+  const double jittered = run_ps(job).step;
+  EXPECT_NEAR(jittered, even, 0.01 * even);
 }
 
 // ---------------------------------------------------------------- whole scenarios
@@ -268,31 +322,38 @@ training: {batch_per_gpu: 32, iterations: 3, warmup: 1}
 sync: {strategy: ps, ps: {servers: 1, placement: dedicated}}
 )";
 
+// Once the workers' NICs bind (k >= n), a further server only lengthens the pipeline fill (the
+// k/P of pipelined_ps_time): at most a fraction of a percent.
 TEST(ParameterServerScenario, MoreDedicatedServersNeverSlowAStep) {
   double previous = 1e30;
-  for (int k : {1, 2, 3, 4, 6, 8, 16}) {
+  for (int k : {1, 2, 3, 4, 6, 8, 12, 16}) {
     const SimulationResult r =
         simulate(parse_scenario_text(kCluster, "ps.yaml", {"sync.ps.servers=" + std::to_string(k)}),
-                 {0, false});
-    EXPECT_LE(r.iteration_time, previous * (1 + 1e-9)) << k << " servers";
-    previous = r.iteration_time;
+                 {TraceGpus::none(), false});
+    EXPECT_LE(r.iteration_time, previous * 1.005) << k << " servers";
+    previous = std::min(previous, r.iteration_time);
   }
 }
 
-TEST(ParameterServerScenario, WorkersRunNoOptimizerAndTheStepWaitsForThePull) {
-  const SimulationResult r =
-      simulate(parse_scenario_text(kCluster, "ps.yaml", {"sync.ps.servers=4"}), {0, false});
+TEST(ParameterServerScenario, ServerSideUpdateMeansNoWorkerOptimizer) {
+  const SimulationResult r = simulate(
+      parse_scenario_text(kCluster, "ps.yaml", {"sync.ps.servers=4"}), {TraceGpus::none(), false});
   EXPECT_EQ(r.breakdown.optimizer, 0);
   EXPECT_GT(r.breakdown.exposed_comm, 0);
   EXPECT_NEAR(r.breakdown.total(), r.iteration_time, 1e-9 * r.iteration_time);
   EXPECT_EQ(r.staleness_max, 0);
   ASSERT_FALSE(r.buckets.empty());
-  EXPECT_EQ(r.buckets[0].algorithm, "ps (4 servers, sync)");
+  EXPECT_EQ(r.buckets[0].algorithm.rfind("ps (4 servers, sync, ", 0), 0u) << r.buckets[0].algorithm;
+  const SimulationResult w = simulate(
+      parse_scenario_text(kCluster, "ps.yaml", {"sync.ps.servers=4", "sync.ps.update=worker"}),
+      {TraceGpus::none(), false});
+  EXPECT_GT(w.breakdown.optimizer, 0);
 }
 
 TEST(ParameterServerScenario, BytepsPlacementSpansColocatedAndDedicatedExactly) {
   auto step = [](std::vector<std::string> set) {
-    return simulate(parse_scenario_text(kCluster, "ps.yaml", set), {0, false}).iteration_time;
+    return simulate(parse_scenario_text(kCluster, "ps.yaml", set), {TraceGpus::none(), false})
+        .iteration_time;
   };
   // No CPU machine: one colocated server on each of the 8 nodes, 1/8 of the parameters each.
   EXPECT_EQ(step({"sync.ps.placement=byteps", "sync.ps.servers=0"}),
@@ -302,7 +363,7 @@ TEST(ParameterServerScenario, BytepsPlacementSpansColocatedAndDedicatedExactly) 
             step({"sync.ps.placement=dedicated", "sync.ps.servers=8"}));
   const SimulationResult r = simulate(
       parse_scenario_text(kCluster, "ps.yaml", {"sync.ps.placement=byteps", "sync.ps.servers=2"}),
-      {0, false});
+      {TraceGpus::none(), false});
   // n = 8, k = 2: n^2 + kn - 2k = 76, colocated (n-k)/76, CPU 2(n-1)/76.
   EXPECT_NE(r.notes.find("byteps: 8 colocated servers + 2 CPU servers holding 7.89 % and 18.4 %"),
             std::string::npos)

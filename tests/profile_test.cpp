@@ -100,7 +100,8 @@ CalibrationProfile full_profile() {
   sweep.nodes = 2;
   sweep.source = "nccl-tests: run.log";
   sweep.samples = {{8, 2.4e-5, 0.01}, {1 << 20, 7.7e-5, -0.02}, {1 << 30, 2.3e-2, 0.003}};
-  sweep.fit = {{0, 65536, 2.4e-5, 3.3e-10}, {65536, kInf, 5.0e-5, 2.15e-11}};
+  // Continuous at 65536 B: 2.4e-5 + 65536 * 3.3e-10 = 4.4217856e-5 + 65536 * 2.15e-11.
+  sweep.fit = {{0, 65536, 2.4e-5, 3.3e-10}, {65536, kInf, 4.4217856e-5, 2.15e-11}};
   p.collectives.push_back(sweep);
   CollectiveSweep ag = sweep;
   ag.op = CollectiveOp::kAllGather;
@@ -316,8 +317,8 @@ TEST(AlphaBetaTable, PlainTableWithUnitsLoadsByAlgorithm) {
                                       "    fit:\n"
                                       "      - { min_bytes: 0, max_bytes: 64KiB, alpha: 20us, "
                                       "beta: 2e-10 }\n"
-                                      "      - { min_bytes: 64KiB, max_bytes: .inf, alpha: 50us, "
-                                      "beta: 1e-11 }\n"
+                                      "      - { min_bytes: 64KiB, max_bytes: .inf, alpha: "
+                                      "32.45184us, beta: 1e-11 }\n"  // joins the first
                                       "  - op: all_reduce\n"
                                       "    algorithm: tree\n"
                                       "    fit: [ { min_bytes: 0, max_bytes: .inf, alpha: 0.00003, "

@@ -127,7 +127,8 @@ TEST(Report, ScalingByBucketSweepDrawsTheMeaningfulPlotsWithTheirSeries) {
   std::vector<std::string> drawn;
   for (const auto& [kind, plot] : r.plots) drawn.push_back(kind);
   EXPECT_EQ(drawn, (std::vector<std::string>{"bottleneck_map", "breakdown", "bucket_size",
-                                             "comm_share", "scaling", "timeline"}));
+                                             "comm_share", "link_heatmap", "scaling",
+                                             "timeline"}));
   EXPECT_EQ(r.skipped.count("strategy"), 1u);
   EXPECT_EQ(r.skipped.count("data_loading"), 1u);
 
@@ -137,8 +138,9 @@ TEST(Report, ScalingByBucketSweepDrawsTheMeaningfulPlotsWithTheirSeries) {
       series(r.plots.at("scaling"), "measured"),
       (std::vector<std::pair<std::string, int>>{{"bucket_cap=1MiB", 3}, {"bucket_cap=25MiB", 3}}));
   EXPECT_EQ(series(r.plots.at("scaling"), "ideal").size(), 1u);
-  // Five stacked components over six bars.
-  EXPECT_EQ(series(r.plots.at("breakdown")).size(), 5u);
+  // Six stacked components (data wait, forward, backward, exposed communication, straggler
+  // wait, optimizer) over six bars.
+  EXPECT_EQ(series(r.plots.at("breakdown")).size(), 6u);
   EXPECT_EQ(r.plots.at("breakdown").at("bars"), 6);
   for (const auto& [name, points] : series(r.plots.at("breakdown"))) EXPECT_EQ(points, 6) << name;
   // Total and exposed share for each bucket cap.
@@ -151,14 +153,26 @@ TEST(Report, ScalingByBucketSweepDrawsTheMeaningfulPlotsWithTheirSeries) {
   int labelled = 0;
   for (const auto& [name, points] : series(r.plots.at("bottleneck_map"))) labelled += points;
   EXPECT_EQ(labelled, 6);
-  // The timeline shows the largest point (16 GPUs, the last one), its 8 traced GPUs, each with
-  // a compute lane and a communication lane, and links the Chrome trace.
+  // The timeline shows the largest point (16 GPUs on 4 nodes, the last one), its 4 traced GPUs
+  // (the first of each node), each with a compute lane and a communication lane, and links the
+  // Chrome trace.
   const json& timeline = r.plots.at("timeline");
   EXPECT_EQ(timeline.at("point"), 5);
-  EXPECT_EQ(series(timeline).size(), 16u);
+  EXPECT_EQ(series(timeline).size(), 8u);
   const std::string chrome = timeline.at("chrome_trace");
   EXPECT_TRUE(fs::is_regular_file(chrome)) << chrome;
   EXPECT_NE(r.html.find(fs::path(chrome).filename().string()), std::string::npos);
+  // The link heat map of the same point: 4 node rows; NVLink, PCIe and NIC columns in both
+  // directions; no link outside the nodes carries bytes (one leaf).
+  const json& heat = r.plots.at("link_heatmap");
+  EXPECT_EQ(heat.at("point"), 5);
+  EXPECT_EQ(heat.at("nodes"), 4);
+  EXPECT_EQ(series(heat), (std::vector<std::pair<std::string, int>>{{"nvlink tx", 4},
+                                                                    {"nvlink rx", 4},
+                                                                    {"pcie tx", 4},
+                                                                    {"pcie rx", 4},
+                                                                    {"nic tx", 4},
+                                                                    {"nic rx", 4}}));
 }
 
 TEST(Report, StrategySweepWithRealDataDrawsStrategyAndDataLoadingPlots) {
@@ -191,7 +205,8 @@ TEST(Report, SingleSimulateFolderGetsBreakdownAndTimeline) {
   const json manifest = json::parse(read_text(dir + "/out/report/plots.json"));
   std::vector<std::string> kinds;
   for (const json& p : manifest.at("plots")) kinds.push_back(p.at("kind"));
-  EXPECT_EQ(kinds, (std::vector<std::string>{"breakdown", "timeline"}));
+  // One node of 4 GPUs: NVLink carries the all-reduce, so the heat map has a row to show.
+  EXPECT_EQ(kinds, (std::vector<std::string>{"breakdown", "timeline", "link_heatmap"}));
 }
 
 TEST(Report, FolderWithoutResultsIsABadInput) {

@@ -50,7 +50,10 @@ std::string refusal(const Scenario& s, const ResourceLimits& limits) {
 TEST(ResourceEstimate, ActorsAreWorkersPlusTheirStreamsServersAndLoaders) {
   // 4 nodes x 8 GPUs; + 1 for the --max-wall watchdog.
   EXPECT_EQ(estimate(load({})).actors, 2 * 32 + 1);
-  EXPECT_EQ(estimate(load({"sync.strategy=ps", "sync.ps.servers=2"})).actors, 3 * 32 + 2 + 1);
+  // Parameter servers: per GPU the worker, its sink, the node's reduce and gather actors and about
+  // one busy connection sender per server; per server a sink and 4 engine threads.
+  EXPECT_EQ(estimate(load({"sync.strategy=ps", "sync.ps.servers=2"})).actors,
+            (1 + 1 + 2 + 2) * 32 + 2 * (1 + 4) + 1);
   EXPECT_EQ(
       estimate(load({"data.synthetic=false", "data.sample_bytes=110KB", "data.decoded_bytes=150KB",
                      "data.storage.bandwidth=2GB/s", "data.decode.samples_per_core=300"}))

@@ -5,13 +5,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <simgrid/s4u.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "sim/collectives/allreduce.h"
+#include "sim/collectives/traffic.h"
 #include "sim/platform/cluster_platform.h"
 #include "sim/scenario/scenario.h"
 #include "sim/util/isolated.h"
@@ -64,6 +68,27 @@ inline ClusterSpec make_cluster(int nodes, int gpus_per_node, int nics = 1) {
   c.fabric.nodes_per_leaf = 16;
   c.fabric.oversubscription = 1.0;
   return c;
+}
+
+// The time the last rank returns from one all-reduce of `bytes` built by `make` on `spec`'s
+// platform (every rank joins at t = 0), or -1 after a recorded failure.
+inline double time_allreduce(const ClusterSpec& spec,
+                             const std::function<std::unique_ptr<AllReduce>(Transport*)>& make,
+                             double bytes) {
+  std::vector<double> v = run_in_engine([&]() -> std::vector<double> {
+    ClusterPlatform pf = build_cluster_platform(spec, {});
+    Transport transport(pf, nullptr);
+    auto algorithm = make(&transport);
+    double last = 0;
+    for (size_t r = 0; r < pf.gpus.size(); ++r)
+      simgrid::s4u::Actor::create("rank" + std::to_string(r), pf.gpus[r], [&, r] {
+        algorithm->run(static_cast<int>(r), 1, bytes);
+        last = std::max(last, simgrid::s4u::Engine::get_clock());
+      });
+    simgrid::s4u::Engine::get_instance()->run();
+    return {last};
+  });
+  return v.size() == 1 ? v[0] : -1;
 }
 
 }  // namespace ddpsim::testing

@@ -178,9 +178,7 @@ TEST(Units, NegativeQuantitiesAreRejectedForEveryKind) {
 
 TEST(Units, FormatPicksTheLargestUnitAndThreeSignificantDigits) {
   EXPECT_EQ(format_bytes(25.0 * 1024 * 1024), "25.0 MiB");
-  EXPECT_EQ(format_bytes(25e6), "25.0 MB");
   EXPECT_EQ(format_bytes(40.0 * 1024 * 1024 * 1024), "40.0 GiB");
-  EXPECT_EQ(format_bytes(110e3), "110 KB");
   EXPECT_EQ(format_bytes(512), "512 B");
   EXPECT_EQ(format_bytes(0), "0.00 B");
   EXPECT_EQ(format_bandwidth(25e9), "25.0 GB/s");
@@ -193,6 +191,24 @@ TEST(Units, FormatPicksTheLargestUnitAndThreeSignificantDigits) {
   EXPECT_EQ(format_flops(19.5e12), "19.5 TFLOPS");
   EXPECT_EQ(format_flops(2e15), "2.00 PFLOPS");
   EXPECT_EQ(format_duration(-1.5e-3), "-1.50 ms");
+}
+
+// Sizes never switch family with divisibility: 25 MB and 25 MiB print in the same unit, so a table
+// compares them at a glance (issue 15).
+TEST(Units, SizesArePrintedInBinaryUnitsWhateverTheirDivisibility) {
+  EXPECT_EQ(format_bytes(25e6), "23.8 MiB");
+  EXPECT_EQ(format_bytes(25.0 * 1024 * 1024 + 1), "25.0 MiB");
+  EXPECT_EQ(format_bytes(110e3), "107 KiB");
+  EXPECT_EQ(format_bytes(1e9), "954 MiB");
+  EXPECT_EQ(format_bytes(4.46e9), "4.15 GiB");
+  EXPECT_EQ(format_bytes(2e12), "1.82 TiB");
+  for (double v = 1; v < 1e15; v *= 1.9) {
+    const std::string text = format_bytes(v);
+    EXPECT_EQ(text.find("KB"), std::string::npos) << text;
+    EXPECT_EQ(text.find("MB"), std::string::npos) << text;
+    EXPECT_EQ(text.find("GB"), std::string::npos) << text;
+    EXPECT_EQ(text.find("TB"), std::string::npos) << text;
+  }
 }
 
 TEST(Units, FormattedValuesParseBackWithinTheirPrecision) {

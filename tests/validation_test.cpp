@@ -21,6 +21,7 @@
 #include "sim/util/input_error.h"
 #include "sim/validation/case_prediction.h"
 #include "sim/validation/error_stats.h"
+#include "sim/validation/pair_ranking.h"
 #include "sim/validation/validation_case.h"
 #include "sim/validation/validation_table.h"
 #include "tests/test_process.h"
@@ -180,6 +181,9 @@ TEST(Prediction, ReadsEachMetricInThePublishedUnit) {
                    100.0 * 1000 / (8 * 130));
   // busbw of the largest bucket: 8e9 B in 62.5 ms on 8 ranks = 128 GB/s algbw x 2*7/8.
   EXPECT_DOUBLE_EQ(predict_case(make_case(ValidationMetric::kBusBandwidth, "GB/s"), r).value, 224);
+  // ... and its time, as nccl-tests prints it.
+  EXPECT_DOUBLE_EQ(predict_case(make_case(ValidationMetric::kAllReduceTime, "us"), r).value, 62500);
+  EXPECT_DOUBLE_EQ(predict_case(make_case(ValidationMetric::kAllReduceTime, "ms"), r).value, 62.5);
 }
 
 TEST(Prediction, RefusesWhatTheResultCannotSay) {
@@ -188,6 +192,7 @@ TEST(Prediction, RefusesWhatTheResultCannotSay) {
   EXPECT_FALSE(predict_case(make_case(ValidationMetric::kScalingEfficiency, "%"), r).ok);
   r.gpus = 1;
   EXPECT_FALSE(predict_case(make_case(ValidationMetric::kBusBandwidth, "GB/s"), r).ok);
+  EXPECT_FALSE(predict_case(make_case(ValidationMetric::kAllReduceTime, "us"), r).ok);
   EXPECT_TRUE(needs_baseline({make_case(ValidationMetric::kScalingEfficiency, "%")}));
   EXPECT_FALSE(needs_baseline({make_case(ValidationMetric::kThroughput, "img/s")}));
 }
@@ -205,6 +210,33 @@ TEST(ValidationTable, PendingAndFailedRowsCarryNoNumbers) {
   EXPECT_EQ(t.rows[1][predicted], "");
   EXPECT_EQ(t.rows[1][csv_column(t, "note")], "needs NVLS");
   EXPECT_EQ(case_errors({ok, pending}).size(), 1u);
+}
+
+TEST(PairRanking, ScoresPairsOfACompareLabelAndLeavesTiesOut) {
+  auto row = [](const char* id, const char* compare, double measured, double predicted) {
+    CaseRow r{
+        make_case(ValidationMetric::kThroughput, "img/s"), "a.yaml", "src", "ok", predicted, 0, ""};
+    r.c.id = id;
+    r.c.compare = compare;
+    r.c.measured = measured;
+    return r;
+  };
+  CaseRow pending = row("p", "job", 50, 0);
+  pending.status = "pending";
+  const PairRanking r =
+      rank_pairs({row("a", "job", 100, 90), row("b", "job", 120, 130), row("c", "job", 101, 80),
+                  row("d", "other", 100, 100), row("e", "", 100, 100), pending});
+  // a-b ordered as measured (100 < 120, 90 < 130); a-c a tie (1 %); b-c ordered (120 > 101,
+  // 130 > 80); d has no partner, e no label, p no result.
+  ASSERT_EQ(r.pairs.size(), 3u);
+  EXPECT_EQ(r.scored, 2);
+  EXPECT_EQ(r.correct, 2);
+  EXPECT_EQ(r.ties, 1);
+  EXPECT_TRUE(r.pairs[1].tie);
+  const PairRanking wrong = rank_pairs({row("a", "job", 100, 130), row("b", "job", 120, 90)});
+  EXPECT_EQ(wrong.correct, 0);
+  EXPECT_EQ(wrong.scored, 1);
+  EXPECT_NE(format_pair_ranking(wrong).find("0 of 1 ordered as measured (0 %)"), std::string::npos);
 }
 
 // ---------------------------------------------------------------- the published cases
@@ -231,6 +263,50 @@ bool matches_publication(double measured, const std::string& text) {
     }
   }
   return false;
+}
+
+// ---------------------------------------------------------------- the plot
+
+const testing::ScratchFolder kPlotScratch("ddpsim-validation-plot-test");
+
+// Each metric gets its own panel in its own unit and range, so the +-10 % band is visible: a
+// throughput of 1e5 img/s and an iteration time of 0.1 s never share an axis.
+TEST(ValidationPlot, EachMetricHasItsOwnPanelAndRange) {
+  if (testing::run_shell("/usr/bin/python3 -c 'import matplotlib'").code != 0)
+    GTEST_SKIP() << "no matplotlib for /usr/bin/python3";
+  const fs::path dir = kPlotScratch.fresh("plot");
+  const std::string header =
+      "id,group,status,metric,unit,measured,predicted,error_pct,scenario,source,note\n";
+  std::ofstream(dir / "validation.csv")
+      << header << "a,scaling,ok,throughput,img/s,100,105,5,a.yaml,s,\n"
+      << "b,scaling,ok,throughput,img/s,100000,80000,-20,b.yaml,s,\n"
+      << "c,bucket-size,ok,iteration_time,s,0.1,0.104,4,c.yaml,s,\n"
+      << "d,bucket-size,ok,iteration_time,s,0.2,0.19,-5,d.yaml,s,\n"
+      << "e,collectives,ok,busbw,GB/s,200,230,15,e.yaml,s,\n"
+      << "f,scaling,pending,throughput,img/s,1,,,f.yaml,s,needs a mechanism\n";
+  const std::string script = kSourceDir + "/reports/validation_plot.py";
+  const testing::ShellRun r =
+      testing::run_shell("/usr/bin/python3 '" + script + "' '" + (dir / "validation.csv").string() +
+                         "' '" + (dir / "validation.png").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(r.output,
+            "panel throughput         img/s    log    axis 76.92 to 1.3e+05: 2 cases, 1 within "
+            "±10 %\n"
+            "panel iteration_time     s        linear axis 0.085 to 0.215: 2 cases, 2 within "
+            "±10 %\n"
+            "panel busbw              GB/s     linear axis 195.5 to 234.5: 1 cases, 0 within "
+            "±10 %\n");
+  EXPECT_GT(fs::file_size(dir / "validation.png"), 20000u);
+
+  // A damaged table is one located line and exit 2, not a traceback.
+  std::ofstream(dir / "damaged.csv") << header << "a,scaling,ok,throughput,img/s,100,fast,5,a,s,\n";
+  const testing::ShellRun bad =
+      testing::run_shell("/usr/bin/python3 '" + script + "' '" + (dir / "damaged.csv").string() +
+                         "' '" + (dir / "damaged.png").string() + "'");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.output, "error: " + (dir / "damaged.csv").string() +
+                            ":2: measured, predicted and error_pct must be finite numbers\n");
+  EXPECT_FALSE(fs::exists(dir / "damaged.png"));
 }
 
 TEST(PublishedCases, EveryScenarioQuotesItsMeasurementExactly) {

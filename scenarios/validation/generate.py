@@ -26,11 +26,18 @@ NIC_EFFICIENCY = 0.86     # NCCL-A100-16-meas 86 of 100, -24 96 of 100, H100-32 
                           # median 0.86
 PCIE_EFFICIENCY = 0.77    # no PCIe row; bandwidthTest gives 12-13 of 15.75 GB/s on gen3 x16,
                           # the NVLink fraction again
-NVLINK_LATENCY = "1us"    # alpha per message inside a node (NVLink, NVSwitch, PCIe)
-IB_LATENCY = "3us"        # alpha per message between nodes, InfiniBand
-TCP_LATENCY = "30us"      # alpha per message between nodes, TCP over Ethernet (gRPC)
+HOST_EFFICIENCY = 0.77    # host memory (DMA): no row either, the same fraction again
+HOST_MEMORY_LINE = 204.8  # GB/s per socket where the source does not state the CPU: eight
+                          # channels of DDR4-3200 (docs/transports.md)
+# Link latency beyond NCCL's own per-hop latencies (tuning.cc hwLat, which hold NVLink, PCIe and
+# InfiniBand hops): none. NCCL-backed collectives take NCCL's table (sync.latency_model: nccl).
+NVLINK_LATENCY = "0us"    # extra latency per message inside a node (NVLink, NVSwitch, PCIe)
+IB_LATENCY = "0us"        # extra latency per message between nodes, InfiniBand
+TCP_LATENCY = "30us"      # latency per message between nodes, TCP over Ethernet (gRPC)
 ITERATIONS = 3            # simulated optimizer steps; the first is warmup
-HOROVOD_FUSION = "64MiB"  # HOROVOD_FUSION_THRESHOLD default
+HOROVOD_FUSION = "64MiB"  # HOROVOD_FUSION_THRESHOLD default before Horovod 0.21 (the 2019-20 NGC
+HOROVOD_CYCLE = "5ms"     # containers); HOROVOD_CYCLE_TIME default before 0.21 (operations.cc)
+TF_WHOLE_VARIABLE = "2GiB"  # tf_cnn_benchmarks sets no partitioner: a variable moves whole
 DDP_BUCKET = "25MiB"      # PyTorch DDP bucket_cap_mb default
 
 
@@ -84,13 +91,31 @@ HARDWARE = {
     "p2.8xlarge": dict(
         desc="AWS p2.8xlarge: 8 GK210 GPUs on 4 K80 boards (two GPUs share a board's PCIe "
              "gen3 x16 through its PLX switch; no NVLink), 32 vCPUs, 10 Gb/s Ethernet",
-        gpu="k80", gpus=8, kind="pcie", link_rate=0.0, links={}, pcie_line=15.75 / 2,
-        cores=32, nics=1, nic_gbps=10, nic_kind="Ethernet (TCP)", nic_latency=TCP_LATENCY),
+        gpu="k80", gpus=8, kind="pcie", link_rate=0.0, links={}, pcie_line=15.75,
+        switch=(2, 15.75), cores=32, nics=1, nic_gbps=10, nic_kind="Ethernet (TCP)",
+        nic_latency=TCP_LATENCY, transport="tcp"),
+    "rtx4090-4": dict(
+        desc="4x GeForce RTX 4090 on PCIe gen4 x16 root ports of one CPU (no PCIe switch); the "
+             "source does not state the CPU or its memory",
+        gpu="rtx-4090", gpus=4, kind="pcie", link_rate=0.0, links={}, pcie_line=31.5,
+        cores=32, nics=1, nic_gbps=100, nic_kind="none used (one node)", nic_latency=IB_LATENCY),
+    "a100pcie-ib": dict(
+        desc="1x A100-PCIE-40GB per node (PCIe gen4 x16), one InfiniBand NIC; the source "
+             "reaches 9 GB/s bus bandwidth, a 100 Gb/s link",
+        gpu="a100-pcie-40gb", gpus=1, kind="pcie", link_rate=0.0, links={}, pcie_line=31.5,
+        cores=32, nics=1, nic_gbps=100, nic_kind="InfiniBand (100 Gb/s assumed)",
+        nic_latency=IB_LATENCY),
+    "p2.xlarge": dict(
+        desc="AWS p2.xlarge: one GK210 GPU (half a K80 board), 4 vCPUs, network 'High' (AWS "
+             "states no number; 10 Gb/s written here is a placeholder)",
+        gpu="k80", gpus=1, kind="pcie", link_rate=0.0, links={}, pcie_line=15.75,
+        cores=4, nics=1, nic_gbps=10, nic_kind="Ethernet (TCP)", nic_latency=TCP_LATENCY,
+        transport="tcp"),
 }
 
 
 def cluster_section(hw_key, nodes, gpus_per_node, gpu_override=None, nics=None, notes=(),
-                    rings=None):
+                    rings=None, p2p=None):
     """The cluster: section and the assumption comments it implies."""
     hw = HARDWARE[hw_key]
     gpu = gpu_override or hw["gpu"]
@@ -105,8 +130,12 @@ def cluster_section(hw_key, nodes, gpus_per_node, gpu_override=None, nics=None, 
     ]
     if gpus_per_node > 1:
         if hw["kind"] == "pcie":
-            body += ["  intra_node: {kind: pcie, latency: %s}" % NVLINK_LATENCY]
-            lines.append("# GPU-to-GPU traffic crosses PCIe (no NVLink).")
+            p2p_text = "" if p2p is None else ", p2p: %s" % ("true" if p2p else "false")
+            body += ["  intra_node: {kind: pcie, latency: %s%s}" % (NVLINK_LATENCY, p2p_text)]
+            lines.append("# GPU-to-GPU traffic crosses PCIe (no NVLink)" +
+                         ("" if p2p is None else
+                          "; peer-to-peer" if p2p else
+                          "; no peer-to-peer: staged through host memory (NCCL SHM)") + ".")
         else:
             links = hw["links"][gpus_per_node]
             if rings is not None and rings < links:
@@ -123,13 +152,28 @@ def cluster_section(hw_key, nodes, gpus_per_node, gpu_override=None, nics=None, 
     body.append(f"  pcie: {gbs(pcie)}")
     lines.append(f"# PCIe: {hw['pcie_line']:g} GB/s line per GPU x {PCIE_EFFICIENCY} (global PCIe "
                  f"efficiency) = {gbs(pcie)}.")
+    if "switch" in hw:
+        per, line = hw["switch"]
+        body.append("  pcie_switch: {gpus: %d, uplink: %s}" % (per, gbs(PCIE_EFFICIENCY * line)))
+        lines.append(f"# PCIe switches: {per} GPUs share one switch whose uplink is {line:g} GB/s "
+                     f"line x {PCIE_EFFICIENCY} = {gbs(PCIE_EFFICIENCY * line)}.")
+    if True:  # every node has host memory; staged traffic and host-to-device copies cross it
+        host = HOST_EFFICIENCY * HOST_MEMORY_LINE
+        body.append("  host: {bandwidth: %s}" % gbs(host))
+        lines.append(f"# Host memory: {HOST_MEMORY_LINE:g} GB/s per socket (the source does not "
+                     f"state the CPU: 8 channels of DDR4-3200) x {HOST_EFFICIENCY} (global host "
+                     f"efficiency) = {gbs(host)}.")
     body.append(f"  cpu_cores: {hw['cores']}")
     # NICs are written for single nodes too (they exist; nothing crosses them there).
     if True:
         count = min(nics or hw["nics"], gpus_per_node)  # ddpsim: at most one NIC per GPU
         nic = NIC_EFFICIENCY * hw["nic_gbps"] / 8
-        body.append("  nic: {count: %d, bandwidth: %s, latency: %s}"
-                    % (count, gbs(nic), hw["nic_latency"]))
+        transport = ", transport: tcp" if hw.get("transport") == "tcp" else ""
+        body.append("  nic: {count: %d, bandwidth: %s, latency: %s%s}"
+                    % (count, gbs(nic), hw["nic_latency"], transport))
+        if transport:
+            lines.append("# TCP: the transport's efficiency (header overhead, streams) is ddpsim's "
+                         "TCP default (docs/transports.md); no GPUDirect RDMA.")
         if nodes > 1:
             body.append("  fabric: {kind: leaf-spine, nodes_per_leaf: 32, oversubscription: 1.0}")
         lines.append(f"# Network: {count}x {hw['nic_gbps']} Gb/s {hw['nic_kind']} per node x "
@@ -147,10 +191,11 @@ FRAMEWORKS = {
         sync=dict(strategy="allreduce", algorithm="ring", bucket_cap=DDP_BUCKET,
                   first_bucket="1MiB", overlap="true")),
     "horovod": dict(
-        desc="Horovod over NCCL: tensor fusion into 64 MiB buffers as gradients become ready, "
-             "overlapped with backward, ring all-reduce",
-        sync=dict(strategy="allreduce", algorithm="ring", bucket_cap=HOROVOD_FUSION,
-                  first_bucket=HOROVOD_FUSION, overlap="true")),
+        desc="Horovod over NCCL (0.16-0.19 in these containers): every 5 ms cycle fuses the "
+             "tensors ready on every rank into buffers of up to 64 MiB, overlapped with "
+             "backward, ring all-reduce",
+        sync=dict(strategy="allreduce", algorithm="ring", overlap="true",
+                  fusion=dict(threshold=HOROVOD_FUSION, cycle_time=HOROVOD_CYCLE))),
     "tf-replicated": dict(
         desc="TensorFlow tf_cnn_benchmarks (2017) through tf.contrib.nccl: one all-reduce per "
              "gradient tensor (no fusion); TF's NcclManager makes the NCCL stream wait for "
@@ -158,17 +203,17 @@ FRAMEWORKS = {
              "the executor queues backward kernels far ahead, so the all-reduces run after "
              "backward (overlap: false); TF 1.x of 2017 bundles NCCL 1.x, which builds a single "
              "ring (one NVLink per GPU, NVIDIA/nccl#666)",
-        sync=dict(strategy="allreduce", algorithm="ring", bucket_cap="1B", first_bucket="1B",
-                  overlap="false"),
+        sync=dict(strategy="allreduce", algorithm="ring", bucket_cap="0", overlap="false"),
         rings=1),
     "tf-ps": dict(
         desc="TensorFlow tf_cnn_benchmarks (2017) with parameter servers (gRPC between "
              "machines): one transfer per gradient tensor; TF copies a tensor off the GPU on a "
              "device-to-host stream that first waits for everything queued on the compute stream "
              "(GPUUtil::CopyGPUTensorToCPU, ThenWaitFor), so pushes start after backward "
-             "(overlap: false)",
-        sync=dict(strategy="ps", algorithm="ring", bucket_cap="1B", first_bucket="1B",
-                  overlap="false")),
+             "(overlap: false); variables are not partitioned (each moves whole) and are placed "
+             "on the least-loaded server (ParamServerDeviceSetter); the servers apply the update",
+        sync=dict(strategy="ps", algorithm="ring", bucket_cap="0", overlap="false",
+                  partition=TF_WHOLE_VARIABLE)),
 }
 # NCCL ring everywhere: the multi-node NCCL rows are ring-bound (busbw ~ the NICs' bandwidth;
 # a tree would exceed it at 2 nodes), see docs/model-assumptions.md.
@@ -184,13 +229,16 @@ def sync_section(framework, grad_dtype, nodes, extra=None):
     if extra:
         s.update(extra)
     body = ["sync:"]
-    for k in ("strategy", "algorithm", "bucket_cap", "first_bucket", "overlap", "gradient_dtype"):
+    for k in ("strategy", "algorithm", "bucket_cap", "first_bucket", "overlap", "gradient_dtype",
+              "partition"):
         if k in s:
             body.append(f"  {k}: {s[k]}")
-    if "ps" in s:
-        body.append("  ps: {%s}" % ", ".join(f"{k}: {v}" for k, v in s["ps"].items()))
+    for k in ("fusion", "ps"):
+        if k in s:
+            body.append(f"  {k}: {{%s}}" % ", ".join(f"{a}: {v}" for a, v in s[k].items()))
     lines = [f"# Synchronisation: {fw['desc']}; gradients {grad_dtype} on the wire."]
-    changed = {k: v for k, v in (extra or {}).items() if k != "ps" and fw["sync"].get(k) != v}
+    changed = {k: v for k, v in (extra or {}).items()
+               if k not in ("ps", "fusion") and fw["sync"].get(k) != v}
     if changed:
         lines.append("# This job departs from the framework's default (reason below): " +
                      ", ".join(f"{k} {v}" for k, v in changed.items()) + ".")
@@ -223,13 +271,20 @@ SOURCES = {
     "NCCL-212": "NVIDIA/nccl-tests issue #212 (sjeaugey)",
     "VPB": "aigatech/vpbenchmarking README (Voltage Park)",
     "NCCL-1374": "NVIDIA/nccl issue #1374",
+    "NCCL-1603": "NVIDIA/nccl issue #1603 (artetaout: 4x RTX 4090, no PCIe switch, one NUMA node)",
+    "NCCL-293": "NVIDIA/nccl-tests issue #293 (gim4moon: 2 nodes x 1 A100-PCIE-40GB, InfiniBand, "
+                "NCCL 2.21.5)",
+    "BUG": "e-bug/distributed-tensorflow-benchmarks report/source/benchmarks.tex (Bugliarello, "
+           "'Distributed TensorFlow: a performance evaluation', ETH Zurich / CSCS report, "
+           "September 2017; TF 1.1, tf_cnn_benchmarks)",
 }
 
 
 def training_case(folder, case_id, group, metric, measured, unit, *, source, hw, nodes, gpn,
                   model, batch, precision, optimizer, framework, grad_dtype, calibration,
                   rate=None, step_time=None, accumulation=1, sequence=None, per_sample=None,
-                  gpu=None, notes=(), sync_extra=None, pending=None, nics=None, title=None):
+                  gpu=None, notes=(), sync_extra=None, pending=None, nics=None, title=None,
+                  compare=None):
     """One training configuration: measured-mode compute from the source's single-GPU figure."""
     head = [f"# {title or case_id}", f"# Source: {SOURCES[source]}."]
     head.append(f"# Measured: {measured:g} {unit} ({metric}) on {nodes * gpn} GPU(s).")
@@ -253,6 +308,8 @@ def training_case(folder, case_id, group, metric, measured, unit, *, source, hw,
     case = dict(id=case_id, group=group, metric=metric, measured=measured, unit=unit)
     if per_sample:
         case["per_sample"] = per_sample
+    if compare:
+        case["compare"] = compare
     body += validation_section(SOURCES[source], calibration, [case], pending)
     write(folder, case_id, lines, body)
 
@@ -552,6 +609,8 @@ def ptddpb():
                 gpn=min(gpus, 8), model=model, batch=32, precision="fp32", optimizer="momentum",
                 framework="pytorch-ddp", grad_dtype="fp32", step_time=f"{base * 1000:g}ms",
                 sync_extra=extra, pending=pending,
+                compare=(f"{key}, {gpus} V100: DDP bucket 25 vs 1 MB"
+                         if gpus in [g for g, _ in bucket1] else None),
                 calibration=f"PTDDPB-{key}-1-noddp, {base} s per iteration (p50) on one V100 "
                             f"without DDP (compute.step_time).",
                 notes=(["bucket_cap_mb=1; the source reports p75 latency for these runs, "
@@ -593,11 +652,14 @@ def tf_benchmarks():
             ("alexnet", "AlexNet", 512, "nccl", 2987, [(2, 5658), (4, 10509), (8, 17822)])]:
         for gpus, measured in points:
             if mode == "ps":
-                framework, extra = "tf-ps", {"ps": {"servers": 1, "placement": "colocated"}}
+                framework, extra = "tf-ps", {"ps": {"servers": 1, "placement": "colocated",
+                                                    "pull": "forward"}}
                 notes = ["variable_update=parameter_server with the variables on the CPU: "
                          "modelled as one parameter server colocated on the node (the host "
                          "CPU); ddpsim first reduce-scatters inside the node over NVLink, TF "
-                         "sends each GPU's gradients over PCIe (see docs/accuracy.md)."]
+                         "sends each GPU's gradients over PCIe (see docs/accuracy.md).",
+                         "The forward pass reads each variable from the CPU as it needs it "
+                         "(sync.ps.pull: forward)."]
             else:
                 framework, extra = "tf-replicated", None
                 notes = []
@@ -637,6 +699,58 @@ def tf_benchmarks():
                        "tf_cnn_benchmarks' default optimizer is plain SGD; synthetic data."])
 
 
+# ---- Bugliarello 2017: Inception-v3 with TF 1.1 parameter servers on EC2 (synthetic data)
+def bugliarello():
+    rate = 30.55  # one K80, parameter_server, synthetic (the 1-GPU row of both AWS tables)
+    rows = {
+        # system: [(gpus, parameter servers, variable_update, img/s)]
+        "p2.8xlarge": [(2, 1, "distributed_replicated", 58.38),
+                       (4, 1, "distributed_replicated", 116.34),
+                       (8, 1, "distributed_replicated", 230.75),
+                       (16, 1, "distributed_replicated", 448.57),
+                       (32, 3, "distributed_replicated", 863.72),
+                       (64, 8, "distributed_replicated", 1731.31),
+                       (128, 16, "distributed_replicated", 3333.20)],
+        "p2.xlarge": [(2, 2, "distributed_replicated", 57.45),
+                      (4, 4, "distributed_replicated", 114.57),
+                      (8, 8, "distributed_replicated", 228.41),
+                      (16, 12, "distributed_replicated", 431.64),
+                      (32, 32, "parameter_server", 825.64),
+                      (64, 64, "parameter_server", 996.32),
+                      (128, 128, "parameter_server", 1077.59)],
+    }
+    for hw, points in rows.items():
+        gpn = HARDWARE[hw]["gpus"]
+        tag = "P28" if hw == "p2.8xlarge" else "P2"
+        for gpus, servers, update, measured in points:
+            nodes = max(1, gpus // gpn)
+            extra = {"ps": {"servers": servers, "placement": "colocated"}}
+            if update == "parameter_server":
+                extra["ps"]["pull"] = "forward"
+            training_case(
+                "bugliarello-2017", f"BUG-{tag}-Inceptionv3-{gpus}", "scaling", "throughput",
+                measured, "img/s", source="BUG", hw=hw, nodes=nodes, gpn=min(gpus, gpn),
+                model="inception-v3", batch=64, precision="fp32", optimizer="sgd",
+                framework="tf-ps", grad_dtype="fp32", rate=rate, sync_extra=extra,
+                pending=(None if hw == "p2.8xlarge" else
+                         "needs the p2.xlarge network bandwidth: AWS lists it as 'High' with no "
+                         "number"),
+                calibration=f"BUG-{tag}-Inceptionv3-1, {rate} img/s on one K80, synthetic data "
+                            f"(compute.samples_per_second).",
+                notes=[f"{update} with {servers} parameter server(s) on the worker machines "
+                       f"(the report's best setting for {gpus} GPUs; 'nodes running Workers also "
+                       f"run Parameter Servers').",
+                       "parameter_server: the forward pass reads each variable from its server "
+                       "(sync.ps.pull: forward); distributed_replicated: each machine combines "
+                       "its GPUs' gradients and refreshes its copies after the update."
+                       if update == "parameter_server" else
+                       "distributed_replicated: each machine first combines its GPUs' "
+                       "gradients, as ddpsim's PS does, and refreshes its copies after the "
+                       "update.",
+                       "TF 1.1.0, batch 64 per GPU, NCHW, plain SGD, synthetic data (the "
+                       "report's FALSE rows)."])
+
+
 # ---- NCCL all-reduce bus bandwidth
 def nccl():
     # (case id, source, hw, nodes, nics, size, mlp widths, measured, note, pending)
@@ -663,18 +777,37 @@ def nccl():
          "(NVLS) in-switch reduction (sync.algorithm nvls): 215 GB/s busbw exceeds the 200 GB/s "
          "line rate"),
     ]
-    for case_id, source, hw, nodes, nics, size, widths, measured, note, pending in rows:
+    # Transports (issue 11): consumer GPUs over PCIe with and without peer-to-peer, and the
+    # latency of a small all-reduce across nodes (the smallest size of the published sweep).
+    # (case id, source, hw, nodes, size, widths, measured, unit, metric, p2p, note)
+    transports = [
+        ("NCCL-4090-4-SHM", "NCCL-1603", "rtx4090-4", 1, "1 GiB", [16384, 16383], 18, "GB/s",
+         "busbw", False, "NCCL's default: no P2P between GeForce cards, SHM through host memory"),
+        ("NCCL-4090-4-P2P", "NCCL-1603", "rtx4090-4", 1, "1 GiB", [16384, 16383], 22, "GB/s",
+         "busbw", True, "P2P-enabled driver with NCCL_P2P_LEVEL=SYS (P2P through the root "
+         "complex)"),
+        ("NCCL-A100PCIE-2-8B", "NCCL-293", "a100pcie-ib", 2, "8 B", [1, 1], 17.08, "us",
+         "allreduce_time", None, "8 B across 2 nodes: pure latency"),
+    ]
+    for case_id, source, hw, nodes, size, widths, measured, unit, metric, p2p, note in transports:
+        rows.append((case_id, source, hw, nodes, None, size, widths, measured, note, None,
+                     dict(unit=unit, metric=metric, p2p=p2p)))
+    for row in rows:
+        case_id, source, hw, nodes, nics, size, widths, measured, note, pending = row[:10]
+        extra = row[10] if len(row) > 10 else dict(unit="GB/s", metric="busbw", p2p=None)
         gpn = HARDWARE[hw]["gpus"]
         gpu = HARDWARE[hw]["gpu"]
-        c_lines, c_body = cluster_section(hw, nodes, gpn, gpu, nics)
+        c_lines, c_body = cluster_section(hw, nodes, gpn, gpu, nics, p2p=extra["p2p"])
         params = widths[0] * widths[1] + widths[1]
-        lines = [f"# {case_id}: NCCL all_reduce_perf bus bandwidth, {note}.",
+        what = ("bus bandwidth" if extra["metric"] == "busbw" else "time")
+        lines = [f"# {case_id}: NCCL all_reduce_perf {what}, {note}.",
                  f"# Source: {SOURCES[source]}.",
-                 f"# Measured: {measured:g} GB/s busbw on {nodes * gpn} GPUs.",
+                 f"# Measured: {measured:g} {extra['unit']} ({extra['metric']}) on "
+                 f"{nodes * gpn} GPUs.",
                  f"# The all-reduce: one {size} fp32 tensor (an MLP layer of {widths[0]} x "
-                 f"{widths[1]} weights = {params * 4 / 2**20:.1f} MiB with its bias); its "
-                 f"bucket's all-reduce time gives busbw = 2(p-1)/p x bytes / time, as "
-                 f"nccl-tests computes it. Compute is irrelevant (roofline)."] + c_lines
+                 f"{widths[1]} weights with its bias, {params * 4:,} bytes); its bucket's "
+                 f"all-reduce time gives busbw = 2(p-1)/p x bytes / time, as nccl-tests computes "
+                 f"it. Compute is irrelevant (roofline)."] + c_lines
         lines.append("# NCCL ring (global assumption: the rows are ring-bound).")
         body = [f"name: {case_id.lower()}"] + c_body
         body += ["model: {name: mlp, layers: [%d, %d]}" % tuple(widths),
@@ -685,8 +818,8 @@ def nccl():
                  "compute: {mode: roofline, efficiency: 0.5}"]
         body += validation_section(
             SOURCES[source], "none needed: the metric is the all-reduce alone",
-            [dict(id=case_id, group="collectives", metric="busbw", measured=measured,
-                  unit="GB/s")], pending)
+            [dict(id=case_id, group="collectives", metric=extra["metric"], measured=measured,
+                  unit=extra["unit"])], pending)
         write("nccl-allreduce", case_id, lines, body)
 
 
@@ -697,6 +830,7 @@ def main():
     ptddpb()
     wgp()
     tf_benchmarks()
+    bugliarello()
     nccl()
     # A case renamed or dropped from the table must not linger as a stale file.
     for folder in {os.path.dirname(p) for p in WRITTEN}:

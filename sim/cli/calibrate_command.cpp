@@ -1,31 +1,58 @@
-// ddpsim calibrate: writes a calibration profile.
+// ddpsim calibrate: writes a calibration profile, or a platform calibration.
 //   --import-nccl-tests LOG -o profile.yaml   fits alpha-beta ranges to a real nccl-tests run,
 //                                              in-process (no CUDA needed).
+//   --import-torch-trace TRACE --model-file M.yaml --batch B -o profile.yaml
+//                                              per-layer times, optimizer and collectives of a
+//                                              torch.profiler trace (sim/profile/
+//                                              torch_trace_import.h), in-process.
+//   --fit-platform LOG... --scenario S -o platform.yaml
+//                                              fits the cluster's link parameters through the
+//                                              simulator (calibration/platform_fit.h).
 //   --model M --batch B --precision P -o ...  runs the CUDA harness `ddpsim-calibrate` (built
 //                                              next to this binary where CUDA was found, or named
 //                                              by $DDPSIM_CALIBRATE) with the same options.
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "sim/calibration/collective_sweep_sim.h"
+#include "sim/calibration/platform_fit.h"
 #include "sim/cli/command.h"
+#include "sim/cli/option_checks.h"
+#include "sim/model/model_file.h"
 #include "sim/model/model_zoo.h"
 #include "sim/profile/nccl_tests_import.h"
 #include "sim/profile/profile_yaml.h"
+#include "sim/profile/torch_trace_import.h"
 #include "sim/scenario/enum_names.h"
+#include "sim/scenario/scenario_loader.h"
+#include "sim/util/atomic_file.h"
 #include "sim/util/input_error.h"
+#include "sim/util/input_file.h"
+#include "sim/util/install_paths.h"
+#include "sim/util/output_folder.h"
 
 namespace ddpsim::cli {
 namespace {
 
 struct Options {
+  std::vector<std::string> fit_logs;
+  std::string scenario;
+  std::vector<std::string> overrides;
   std::string import_log;
+  std::string import_trace;
+  std::string model_file;
+  std::string optimizer;
+  int warmup_steps = -1;
   std::string op = "all_reduce";
   std::string algorithm = "auto";
+  int table = 0;
   double tolerance = 0.03;
   std::string output;
   // Harness options, passed through.
@@ -55,13 +82,24 @@ int import_nccl_tests_log() {
                                        "'; allowed: " + enum_choices<AllReduceAlgorithm>());
   AlphaBetaFitOptions fit;
   fit.tolerance = opts.tolerance;
-  const CollectiveSweep sweep = import_nccl_tests(opts.import_log, *op, *algorithm, fit);
-  std::printf("%s", format_sweep_table(sweep).c_str());
+  NcclTestsLog log;
+  const CollectiveSweep sweep =
+      import_nccl_tests(opts.import_log, *op, *algorithm, fit, &log, opts.table);
+  const DeviceInfo device = device_from_log(log);
 
-  // An existing profile keeps everything else; the imported table replaces its namesake.
+  // An existing profile keeps everything else; the imported table replaces its namesake. Its
+  // device block is the log's unless it already describes a GPU, which must be the log's.
   CalibrationProfile profile;
   const bool existing = std::filesystem::exists(opts.output);
   if (existing) profile = load_profile(opts.output);
+  if (profile.device.name.empty()) {
+    profile.device = device;
+  } else if (!device.name.empty() && device.name != profile.device.name) {
+    throw InputError({opts.import_log, log.device_line, 1},
+                     "measured on " + device.name + ", but " + opts.output + " describes " +
+                         profile.device.name + ": write the table to another profile");
+  }
+  std::printf("%s", format_sweep_table(sweep).c_str());
   bool replaced = false;
   for (CollectiveSweep& s : profile.collectives) {
     if (s.op == sweep.op && s.algorithm == sweep.algorithm) {
@@ -77,13 +115,115 @@ int import_nccl_tests_log() {
   return kExitOk;
 }
 
-std::string self_directory() {
-  std::vector<char> buf(4096);
-  const ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
-  if (n <= 0) return ".";
-  return std::filesystem::path(std::string(buf.data(), static_cast<size_t>(n)))
-      .parent_path()
-      .string();
+// A profile at opts.output keeps everything else; the imported run replaces one of the same
+// model, batch and precision, and imported collective tables are added.
+int import_torch_trace() {
+  TorchTraceOptions o;
+  Model model_file;
+  if (!opts.model_file.empty()) {
+    model_file = load_model_file(opts.model_file);
+    o.model_file = &model_file;
+  } else if (opts.model.empty()) {
+    throw InputError(kCommandLine,
+                     "--import-torch-trace needs --model-file M.yaml (the exported model: layer "
+                     "kinds, FLOPs, parameter count) or at least --model NAME");
+  }
+  o.model = opts.model;
+  if (opts.batches.size() != 1)
+    throw InputError(kCommandLine,
+                     "--import-torch-trace needs --batch B once: the samples per step the trace "
+                     "ran");
+  o.batch = opts.batches.front();
+  const auto precision = enum_from_name<Precision>(opts.precision);
+  if (!precision)
+    throw InputError(kCommandLine, "--precision: unknown precision '" + opts.precision +
+                                       "'; allowed: " + enum_choices<Precision>());
+  o.precision = *precision;
+  if (!opts.optimizer.empty()) {
+    o.optimizer = enum_from_name<Optimizer>(opts.optimizer);
+    if (!o.optimizer)
+      throw InputError(kCommandLine, "--optimizer: unknown optimizer '" + opts.optimizer +
+                                         "'; allowed: " + enum_choices<Optimizer>());
+  }
+  o.warmup_steps = opts.warmup_steps;
+  const TorchTraceImport imported = import_torch_trace(opts.import_trace, o);
+  std::printf("%s", format_torch_trace_summary(imported).c_str());
+
+  CalibrationProfile profile;
+  const bool existing = std::filesystem::exists(opts.output);
+  if (existing) profile = load_profile(opts.output);
+  const ModelRun& run = imported.run;
+  auto same = [&](const ModelRun& r) {
+    return r.model == run.model && r.batch == run.batch && r.precision == run.precision;
+  };
+  profile.runs.erase(std::remove_if(profile.runs.begin(), profile.runs.end(), same),
+                     profile.runs.end());
+  profile.runs.push_back(run);
+  for (const CollectiveSweep& sweep : imported.collectives) profile.collectives.push_back(sweep);
+  if (profile.device.name.empty())
+    profile.device.name =
+        imported.gpu ? "GPU (torch.profiler trace)" : "CPU (torch.profiler trace)";
+  profile.notes.push_back("imported from the torch.profiler trace " + opts.import_trace + " (" +
+                          imported.layers_from + ", " + std::to_string(imported.steps) + " steps)");
+  for (const std::string& n : imported.notes) profile.notes.push_back(n);
+  write_profile(profile, opts.output);
+  std::printf("wrote the run %s (batch %d, %s) %s %s\n", run.model.c_str(), run.batch,
+              precision_name(run.precision), existing ? "in" : "to", opts.output.c_str());
+  return kExitOk;
+}
+
+// "LOG" or "LOG@NODESxGPUS" (for a log without '# Rank' lines).
+MeasuredSweep read_fit_log(const std::string& argument) {
+  std::string path = argument;
+  int nodes = 0, gpus_per_node = 0;
+  const size_t at = argument.rfind('@');
+  if (at != std::string::npos && !std::filesystem::exists(argument)) {
+    path = argument.substr(0, at);
+    const std::string shape = argument.substr(at + 1);
+    char x = 0;
+    char rest = 0;
+    if (std::sscanf(shape.c_str(), "%d%c%d%c", &nodes, &x, &gpus_per_node, &rest) != 3 ||
+        x != 'x' || nodes < 1 || gpus_per_node < 1)
+      throw InputError(kCommandLine, "--fit-platform " + argument +
+                                         ": expected LOG or LOG@NODESxGPUS_PER_NODE, e.g. "
+                                         "run.log@2x8");
+  }
+  const NcclTestsLog log = parse_nccl_tests_log(read_regular_file(path, "nccl-tests log"), path,
+                                                CollectiveOp::kAllReduce, opts.table);
+  MeasuredSweep m = measured_sweep(log, path);
+  if (nodes > 0) {
+    if (log.ranks > 0 && (log.ranks != nodes * gpus_per_node || log.nodes != nodes))
+      throw InputError({path, log.device_line, 1},
+                       fmt::format("its rank lines say {} GPUs on {} nodes, not the {}x{} "
+                                   "given after '@'",
+                                   log.ranks, log.nodes, nodes, gpus_per_node));
+    m.nodes = nodes;
+    m.gpus = nodes * gpus_per_node;
+  }
+  return m;
+}
+
+int fit_platform_logs() {
+  if (opts.scenario.empty())
+    throw InputError(kCommandLine,
+                     "--fit-platform needs --scenario FILE: the fit simulates that cluster "
+                     "(its GPUs per node, NICs, links, all-reduce algorithm) and takes its link "
+                     "values as the starting point and the line rates");
+  const Scenario scenario = load_scenario(opts.scenario, opts.overrides);
+  std::vector<MeasuredSweep> logs;
+  for (const std::string& argument : opts.fit_logs) logs.push_back(read_fit_log(argument));
+  PlatformFit fit = fit_platform(scenario.cluster, logs, all_reduce_times(scenario));
+  fit.calibration.scenario = opts.scenario;
+  std::printf("%s", format_platform_fit(fit).c_str());
+  write_platform_calibration(fit.calibration, opts.output);
+  std::printf("wrote %zu link parameter%s to %s (use it with cluster.calibration: %s)\n",
+              fit.calibration.parameters.size(), fit.calibration.parameters.size() == 1 ? "" : "s",
+              opts.output.c_str(), opts.output.c_str());
+  std::fflush(stdout);  // the warnings follow the table they refer to
+  for (const FittedParameter& p : fit.calibration.parameters)
+    if (!p.flag.empty())
+      std::fprintf(stderr, "warning: %s: %s\n", p.parameter.c_str(), p.flag.c_str());
+  return kExitOk;
 }
 
 int run_harness() {
@@ -107,7 +247,7 @@ int run_harness() {
       return kExitNoGpu;
     }
   } else {
-    harness = self_directory() + "/ddpsim-calibrate";
+    harness = executable_directory() + "/ddpsim-calibrate";
     if (::access(harness.c_str(), X_OK) != 0) {
       std::fprintf(stderr,
                    "calibrate was not built: CUDA toolkit not found at configure time\n"
@@ -148,54 +288,92 @@ int run_harness() {
 }
 
 int run() {
+  check_output_file(opts.output, "-o");
+  if (!opts.fit_logs.empty()) return fit_platform_logs();
   if (!opts.import_log.empty()) return import_nccl_tests_log();
+  if (!opts.import_trace.empty()) return import_torch_trace();
   if (!opts.model.empty() || opts.no_layers) return run_harness();
   throw InputError(kCommandLine,
-                   "calibrate needs --import-nccl-tests LOG, or --model NAME (or --no-layers) "
-                   "to run the harness (see --help)");
+                   "calibrate needs --fit-platform LOG... --scenario FILE, --import-nccl-tests "
+                   "LOG, --import-torch-trace TRACE, or --model NAME (or --no-layers) to run the "
+                   "harness (see --help)");
 }
 
 const bool registered = register_command({
     "calibrate",
     "Measure this machine's GPU kernels, copies and NCCL collectives into a profile, or "
-    "import an nccl-tests log",
+    "import an nccl-tests log or a torch.profiler trace",
     40,
     [](CLI::App* app) {
       auto* import = app->add_option("--import-nccl-tests", opts.import_log,
                                      "Fit alpha-beta ranges to the output of nccl-tests "
-                                     "(all_reduce_perf ...) instead of running the harness")
-                         ->check(CLI::ExistingFile);
+                                     "(all_reduce_perf ...) instead of running the harness");
+      auto* fit = app->add_option("--fit-platform", opts.fit_logs,
+                                  "Fit the cluster's link bandwidths and latencies through the "
+                                  "simulator to nccl-tests all_reduce logs (one node: intra-node "
+                                  "links; two or more: the network); LOG@NODESxGPUS for a log "
+                                  "without '# Rank' lines")
+                      ->excludes(import);
+      auto* trace = app->add_option("--import-torch-trace", opts.import_trace,
+                                    "Per-layer times, optimizer and collectives of a "
+                                    "torch.profiler Chrome trace (see docs/model-import.md)")
+                        ->excludes(import)
+                        ->excludes(fit);
+      app->add_option("--model-file", opts.model_file,
+                      "--import-torch-trace: the model file exported for the traced model (layer "
+                      "kinds, FLOPs, parameters)")
+          ->needs(trace);
+      app->add_option("--optimizer", opts.optimizer,
+                      "--import-torch-trace: what the trace's optimizer is: sgd, momentum, adam "
+                      "(default: SGD is momentum, Adam/AdamW adam)")
+          ->needs(trace);
+      app->add_option("--warmup-steps", opts.warmup_steps,
+                      "--import-torch-trace: steps to leave out (default: the first when there "
+                      "are 3 or more)")
+          ->check(CLI::NonNegativeNumber)
+          ->needs(trace);
+      app->add_option("--scenario", opts.scenario,
+                      "--fit-platform: the scenario whose cluster the logs ran on")
+          ->needs(fit);
+      app->add_option("--set", opts.overrides,
+                      "--fit-platform: override a scenario value (repeatable)")
+          ->needs(fit);
       app->add_option("--op", opts.op,
-                      "Collective the imported log measured: all_reduce (default), all_gather, "
+                      "Collective the imported log measured: all_reduce, all_gather, "
                       "reduce_scatter, broadcast")
           ->needs(import);
       app->add_option("--algorithm", opts.algorithm,
                       "Algorithm label of the imported table: auto (default: NCCL chose), or "
                       "the NCCL_ALGO the run forced (ring, tree, ...)")
           ->needs(import);
+      app->add_option("--table", opts.table,
+                      "When the log holds several tables of the collective (a README showing "
+                      "two runs), import the N-th (1-based)")
+          ->check(CLI::PositiveNumber);
       app->add_option("--tolerance", opts.tolerance,
-                      "Relative error per point the alpha-beta split aims for (default 0.03)")
-          ->check(CLI::Range(1e-6, 1.0));
+                      "Relative error per point the alpha-beta split aims for")
+          ->check(finite_number(1e-6) & CLI::Range(1e-6, 1.0));
       app->add_option("-o,--output", opts.output,
                       "Profile YAML to write (an existing one is updated in place)")
           ->required();
       auto* model = app->add_option("--model", opts.model,
                                     "Zoo model whose layers the harness times (see `ddpsim "
-                                    "models`)")
+                                    "models`); with --import-torch-trace, the run's name")
                         ->excludes(import);
-      app->add_option("--batch", opts.batches, "Per-GPU batch size (repeatable)")
-          ->check(CLI::PositiveNumber)
-          ->needs(model);
+      app->add_option("--batch", opts.batches,
+                      "Per-GPU batch size (repeatable for the harness; the trace's batch)")
+          ->allow_extra_args(false)
+          ->check(CLI::PositiveNumber);
       app->add_option("--precision", opts.precision,
-                      "fp32 (default), tf32, fp16, bf16 (layers and the overlap GEMM)");
+                      "fp32, tf32, fp16, bf16 (layers and the overlap GEMM)");
       app->add_option("--seq", opts.sequence_length, "Sequence length (transformers)")
           ->check(CLI::NonNegativeNumber)
           ->needs(model);
-      app->add_option("--repeats", opts.repeats, "Timed repeats per measurement (default 20)")
+      app->add_option("--repeats", opts.repeats, "Timed repeats per measurement")
           ->check(CLI::PositiveNumber);
-      app->add_option("--warmup", opts.warmup, "Untimed warm-up runs (default 5)")
+      app->add_option("--warmup", opts.warmup, "Untimed warm-up runs")
           ->check(CLI::NonNegativeNumber);
-      app->add_option("--device", opts.device, "CUDA device for kernels (default 0)")
+      app->add_option("--device", opts.device, "CUDA device for kernels")
           ->check(CLI::NonNegativeNumber);
       app->add_option("--max-bytes", opts.max_collective_bytes,
                       "Largest collective size in the NCCL sweep (default 1GiB)");

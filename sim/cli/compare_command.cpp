@@ -14,11 +14,13 @@
 #include <vector>
 
 #include "sim/cli/command.h"
+#include "sim/cli/option_checks.h"
 #include "sim/engine/simulation.h"
 #include "sim/scenario/enum_names.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/input_error.h"
+#include "sim/util/output_folder.h"
 
 namespace ddpsim::cli {
 namespace {
@@ -33,9 +35,12 @@ struct Options {
 } opts;
 
 const char* kStrategyHelp =
-    "ALGORITHM (ring, tree, halving-doubling, hierarchical, auto: all-reduce), "
-    "ps:K[:dedicated|:colocated|:byteps][:async:S] (K parameter servers; byteps: K CPU servers "
-    "beside one on every node), local-sgd:K (average every K steps)";
+    "ALGORITHM (ring, tree, halving-doubling, hierarchical, auto: all-reduce), horovod (ring with "
+    "Horovod's tensor fusion), priority (ring with ByteScheduler's priority order), "
+    "ps:K[:dedicated|:colocated|:byteps][:async:S][:priority] (K parameter servers; byteps: K "
+    "CPU servers beside one on every node), byteps[:K] (BytePS as it runs: a server on every "
+    "node plus K CPU machines, hashed 4096000-byte partitions, optimizer on the workers), "
+    "local-sgd:K (average every K steps)";
 
 // The --set overrides that select one strategy token.
 std::vector<std::string> strategy_overrides(const std::string& token) {
@@ -59,6 +64,22 @@ std::vector<std::string> strategy_overrides(const std::string& token) {
   };
   if (enum_from_name<AllReduceAlgorithm>(parts[0]) && parts.size() == 1)
     return {"sync.strategy=allreduce", "sync.algorithm=" + parts[0]};
+  // Horovod's defaults since 0.21 (horovod/common/operations.cc): 128 MiB buffers, 1 ms cycle.
+  if (parts[0] == "horovod" && parts.size() == 1)
+    return {"sync.strategy=allreduce", "sync.algorithm=ring", "sync.schedule=fifo",
+            "sync.fusion.threshold=128MiB", "sync.fusion.cycle_time=1ms"};
+  if (parts[0] == "priority" && parts.size() == 1)
+    return {"sync.strategy=allreduce", "sync.algorithm=ring", "sync.schedule=priority"};
+  if (parts[0] == "byteps" && parts.size() <= 2)
+    return {"sync.strategy=ps",
+            "sync.ps.placement=byteps",
+            "sync.ps.servers=" +
+                (parts.size() == 2 ? count(parts[1], "CPU server count", 0) : std::string("0")),
+            "sync.ps.key_placement=hash",
+            "sync.ps.update=worker",
+            "sync.ps.pull=eager",
+            "sync.bucket_cap=0",
+            "sync.partition=4096000B"};
   if (parts[0] == "local-sgd" && parts.size() == 2)
     return {"sync.strategy=local-sgd", "sync.local_sgd.period=" + count(parts[1], "period", 1)};
   if (parts[0] == "ps" && parts.size() >= 2) {
@@ -74,6 +95,8 @@ std::vector<std::string> strategy_overrides(const std::string& token) {
         set.push_back("sync.ps.staleness=" + count(parts[++i], "staleness", 0));
       } else if (parts[i] == "sync") {
         set.push_back("sync.ps.mode=sync");
+      } else if (parts[i] == "priority") {
+        set.push_back("sync.schedule=priority");
       } else {
         bad("unknown ps option '" + parts[i] + "'");
       }
@@ -97,6 +120,7 @@ std::string with_commas(double v) {
 
 int run() {
   const Scenario base = load_scenario(opts.scenario, opts.overrides);
+  if (!opts.csv.empty()) check_output_file(opts.csv, "--csv");
   const std::vector<std::string> models =
       opts.models.empty() ? std::vector<std::string>{base.model.name} : opts.models;
   const std::vector<std::string> nics =
@@ -126,7 +150,7 @@ int run() {
   std::map<size_t, double> single;  // per model: single-GPU samples/s
   for (const auto& [m, scenario] : baselines) {
     std::fprintf(stderr, "baseline %s on one GPU ...\n", models[m].c_str());
-    single[m] = simulate(scenario, {0, false}).samples_per_second;
+    single[m] = simulate(scenario, {TraceGpus::none(), false}).samples_per_second;
   }
   std::vector<std::vector<Cell>> table(models.size() * nics.size(),
                                        std::vector<Cell>(strategy_sets.size()));
@@ -137,7 +161,7 @@ int run() {
     const Job& job = jobs[i];
     std::fprintf(stderr, "[%zu/%zu] %s %s %s ...\n", i + 1, jobs.size(), models[job.model].c_str(),
                  nics[job.nic].c_str(), opts.strategies[job.strategy].c_str());
-    const SimulationResult r = simulate(job.scenario, {0, false});
+    const SimulationResult r = simulate(job.scenario, {TraceGpus::none(), false});
     Cell& cell = table[job.model * nics.size() + job.nic][job.strategy];
     cell.samples_per_second = r.samples_per_second;
     const double one = single[job.model];
@@ -195,15 +219,18 @@ const bool registered = register_command({
       app->add_option("scenario", opts.scenario, "Scenario YAML file (the cluster and training)")
           ->required();
       app->add_option("--models", opts.models, "Models to compare (default: the scenario's)")
-          ->delimiter(',');
+          ->delimiter(',')
+          ->allow_extra_args(false);
       app->add_option("--nic", opts.nics,
                       "NIC bandwidths, e.g. 10Gbps,25Gbps,100Gbps (default: the scenario's)")
-          ->delimiter(',');
+          ->delimiter(',')
+          ->allow_extra_args(false);
       app->add_option("--strategies", opts.strategies, kStrategyHelp)
           ->delimiter(',')
+          ->allow_extra_args(false)
           ->capture_default_str();
-      app->add_option("--set", opts.overrides,
-                      "Override a scenario value for every cell, e.g. --set cluster.nodes=8");
+      add_repeatable(app, "--set", opts.overrides,
+                     "Override a scenario value for every cell, e.g. --set cluster.nodes=8");
       app->add_option("--csv", opts.csv, "Also write every cell's numbers to this CSV file");
     },
     run,

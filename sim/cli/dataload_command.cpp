@@ -10,11 +10,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "sim/cli/command.h"
+#include "sim/cli/option_checks.h"
+#include "sim/cli/table_output.h"
 #include "sim/cost/compute_cost.h"
 #include "sim/data/loader_rates.h"
 #include "sim/engine/simulation.h"
@@ -32,6 +35,7 @@ struct Options {
   bool keep_node_size = false;
   bool no_synthetic = false;
   std::vector<std::string> overrides;
+  TableFormat format;
 } opts;
 
 struct Shape {
@@ -73,7 +77,7 @@ std::vector<Shape> shapes(const Scenario& s) {
 
 SimulationResult run_one(const Scenario& s) {
   SimOptions options;
-  options.trace_gpus = 0;
+  options.trace = TraceGpus::none();
   options.baseline = false;
   return simulate(s, options);
 }
@@ -109,16 +113,24 @@ int run() {
   std::string error;
   if (!build_model(base.model, &model, &error)) throw InputError({base.source}, error);
 
-  std::printf("scenario  %s (%s)\n", base.name.c_str(), base.source.c_str());
-  std::printf("model     %s, batch %d/GPU, %s, %d cores/node, PCIe %s/GPU\n", model.name.c_str(),
-              base.training.batch_per_gpu, precision_name(base.training.precision),
-              base.cluster.cpu_cores_per_node,
-              units::format_bandwidth(base.cluster.pcie_bandwidth).c_str());
-  std::printf("data      %s\n\n", describe_data(base.data).c_str());
+  const bool text = opts.format.text();
   const std::string unit = model.sample_unit + "/s";
-  std::printf("%5s %9s %5s | %12s %-8s %12s %7s | %12s %12s %7s | %9s  %s\n", "nodes", "GPUs/node",
-              "GPUs", "loader/GPU", "limit", "train/GPU", "ratio", "real", "synthetic", "r/s",
-              "data wait", "bottleneck");
+  if (text) {
+    std::printf("scenario  %s (%s)\n", base.name.c_str(), base.source.c_str());
+    std::printf("model     %s, batch %d/GPU, %s, %d cores/node, PCIe %s/GPU\n", model.name.c_str(),
+                base.training.batch_per_gpu, precision_name(base.training.precision),
+                base.cluster.cpu_cores_per_node,
+                units::format_bandwidth(base.cluster.pcie_bandwidth).c_str());
+    std::printf("data      %s\n\n", describe_data(base.data).c_str());
+    std::printf("%5s %9s %5s | %12s %-8s %12s %7s | %12s %12s %7s | %9s  %s\n", "nodes",
+                "GPUs/node", "GPUs", "loader/GPU", "limit", "train/GPU", "ratio", "real",
+                "synthetic", "r/s", "data wait", "bottleneck");
+  }
+  OutputTable table{
+      {"nodes", "gpus_per_node", "gpus", "loader_samples_per_second_per_gpu", "loader_limit",
+       "train_samples_per_second_per_gpu", "loader_over_train", "real_samples_per_second",
+       "synthetic_samples_per_second", "real_over_synthetic", "data_wait_share", "bottleneck"},
+      {}};
   // A calibration profile's measured host-to-device copy rate (profile mode only).
   const double h2d = plan_compute(base, model).h2d_bandwidth;
   for (const Shape& shape : shapes(base)) {
@@ -136,14 +148,26 @@ int run() {
     }
     const double wait_share =
         real.iteration_time > 0 ? real.breakdown.data_wait / real.iteration_time : 0;
+    const double ratio = real.data_rate_per_gpu / real.train_rate_per_gpu;
+    table.rows.push_back(
+        {shape.nodes, shape.gpus_per_node, s.cluster.total_gpus(), real.data_rate_per_gpu,
+         loader_stage_name(rates.limit()), real.train_rate_per_gpu,
+         std::isfinite(ratio) ? nlohmann::json(ratio) : nlohmann::json(), real.samples_per_second,
+         synthetic > 0 ? nlohmann::json(synthetic) : nlohmann::json(),
+         synthetic > 0 ? nlohmann::json(real.samples_per_second / synthetic) : nlohmann::json(),
+         wait_share, real.bottleneck});
+    if (!text) continue;
     std::printf(
         "%5d %9d %5d | %12.0f %-8s %12.0f %7.2f | %12.0f %12s %7s | %7.1f %%  %s\n", shape.nodes,
         shape.gpus_per_node, s.cluster.total_gpus(), real.data_rate_per_gpu,
-        loader_stage_name(rates.limit()), real.train_rate_per_gpu,
-        real.data_rate_per_gpu / real.train_rate_per_gpu, real.samples_per_second,
+        loader_stage_name(rates.limit()), real.train_rate_per_gpu, ratio, real.samples_per_second,
         synthetic > 0 ? fmt::format("{:.0f}", synthetic).c_str() : "-",
         synthetic > 0 ? fmt::format("{:.3f}", real.samples_per_second / synthetic).c_str() : "-",
         100 * wait_share, real.bottleneck.c_str());
+  }
+  if (!text) {
+    print_table(table, opts.format);
+    return 0;
   }
   std::printf(
       "\nloader/GPU and train/GPU in %s per GPU: what the input pipeline sustains alone "
@@ -164,15 +188,18 @@ const bool registered = register_command({
       app->add_option("--nodes", opts.nodes,
                       "Node counts, e.g. 1,2,4,8: the job's GPUs spread over that many nodes")
           ->delimiter(',')
+          ->allow_extra_args(false)
           ->check(CLI::PositiveNumber);
       app->add_flag("--keep-node-size", opts.keep_node_size,
                     "With --nodes: keep gpus_per_node, so the job grows with the nodes");
       app->add_option("--gpus", opts.gpus, "GPU counts on the scenario's node type, e.g. 1,2,4,8")
           ->delimiter(',')
+          ->allow_extra_args(false)
           ->check(CLI::PositiveNumber);
       app->add_flag("--no-synthetic", opts.no_synthetic, "Skip the synthetic-data runs");
-      app->add_option("--set", opts.overrides,
-                      "Override a scenario value, e.g. --set data.prefetch=4 (repeatable)");
+      add_repeatable(app, "--set", opts.overrides,
+                     "Override a scenario value, e.g. --set data.prefetch=4 (repeatable)");
+      add_table_format(app, &opts.format);
     },
     run,
 });

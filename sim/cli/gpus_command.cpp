@@ -1,13 +1,29 @@
-// ddpsim gpus: the GPU presets `cluster.gpu` accepts, with their datasheet figures.
+// ddpsim gpus [--json | --csv]: the GPU presets `cluster.gpu` accepts, with their datasheet
+// figures.
 #include <cstdio>
 
 #include "sim/cli/command.h"
+#include "sim/cli/table_output.h"
 #include "sim/scenario/gpu_presets.h"
 
 namespace ddpsim::cli {
 namespace {
 
+TableFormat format;
+
 int run() {
+  OutputTable table{{"gpu", "fp32_flops", "tf32_flops", "fp16_flops", "bf16_flops", "memory_bytes",
+                     "hbm_bandwidth_bytes_per_s", "description"},
+                    {}};
+  for (const GpuPreset& p : gpu_presets()) {
+    const GpuSpec& g = p.spec;
+    table.rows.push_back({p.key, g.fp32_flops, g.tf32_flops, g.fp16_flops, g.bf16_flops,
+                          g.memory_bytes, g.hbm_bandwidth, p.description});
+  }
+  if (!format.text()) {
+    print_table(table, format);
+    return 0;
+  }
   std::printf("%-16s %9s %9s %9s %9s %8s %10s  %s\n", "gpu", "fp32", "tf32", "fp16", "bf16",
               "memory", "HBM", "description");
   std::printf("%-16s %9s %9s %9s %9s %8s %10s\n", "", "TFLOP/s", "TFLOP/s", "TFLOP/s", "TFLOP/s",
@@ -21,7 +37,8 @@ int run() {
   }
   std::printf(
       "\nDense peaks from the datasheets (sources in sim/scenario/gpu_presets.cpp); 0 = "
-      "not supported (falls back to fp16 / fp32).\n");
+      "not supported (falls back to fp16 / fp32). Memory in GiB (2^30 bytes), bandwidth in GB/s "
+      "(10^9 bytes/s).\n");
   return 0;
 }
 
@@ -29,7 +46,7 @@ const bool registered = register_command({
     "gpus",
     "List the GPU presets with peak FLOP/s, memory and HBM bandwidth",
     21,
-    [](CLI::App*) {},
+    [](CLI::App* app) { add_table_format(app, &format); },
     run,
 });
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/cli/command.h"
+#include "sim/util/build_info.h"
 #include "sim/util/input_error.h"
 
 namespace ddpsim::cli {
@@ -35,6 +36,10 @@ int main(int argc, char** argv) {
       "Predicts throughput, iteration breakdown and communication share before you book a "
       "cluster."};
   app.require_subcommand(1);
+  app.set_version_flag("--version", ddpsim::version_line(),
+                       "Print the version and the source commit");
+  // Every option's help shows its default (subcommands inherit this).
+  app.option_defaults()->always_capture_default();
   const std::vector<ddpsim::cli::Command> commands = ddpsim::cli::registered_commands();
   std::vector<std::pair<CLI::App*, const ddpsim::cli::Command*>> subs;
   for (const auto& command : commands) {
@@ -42,6 +47,10 @@ int main(int argc, char** argv) {
     command.setup(sub);
     subs.emplace_back(sub, &command);
   }
+  // One line, like every other error: "error: --max-wall: ... (see --help)".
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return "error: " + std::string(e.what()) + " (see --help)\n";
+  });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

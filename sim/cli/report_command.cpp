@@ -11,6 +11,8 @@
 
 #include "sim/cli/command.h"
 #include "sim/util/input_error.h"
+#include "sim/util/input_file.h"
+#include "sim/util/install_paths.h"
 #include "sim/util/python_script.h"
 
 namespace ddpsim::cli {
@@ -24,10 +26,25 @@ struct Options {
   std::string point;
 } opts;
 
+// The folder must be one: the script never opens a pipe or a device in its place (it checks the
+// files inside as well, each with file:line when damaged).
+void check_folder(const std::string& dir) {
+  const SourceLocation where{dir, 0, 0};
+  std::error_code ec;
+  if (auto kind = special_file_kind(dir); kind && *kind != "a folder")
+    throw InputError(where, "cannot draw a report of it: it is " + *kind +
+                                ", not the output folder of `ddpsim sweep` or `simulate`");
+  if (fs::is_regular_file(dir, ec))
+    throw InputError(where,
+                     "cannot draw a report of it: it is a file, not the output folder of `ddpsim "
+                     "sweep` or `simulate` (give the folder that holds results.csv)");
+  if (!fs::is_directory(dir, ec)) throw InputError(where, "no such folder");
+}
+
 int run() {
+  check_folder(opts.out_dir);
   const std::string python = python_interpreter();
-  const std::string script =
-      reports_dir(std::string(DDPSIM_SOURCE_DIR) + "/reports") + "/ddpsim_report.py";
+  const std::string script = reports_directory() + "/ddpsim_report.py";
   std::error_code ec;
   if (!fs::exists(python, ec)) {
     std::fprintf(stderr,
@@ -59,7 +76,7 @@ const bool registered = register_command({
           ->required();
       app->add_option("-o,--out", opts.report_dir, "Where the report goes (default OUTDIR/report)");
       app->add_option("--point", opts.point,
-                      "Point (index or point_id) whose step the timeline shows (default: the "
+                      "Point (index or point_id) the timeline and link heat map show (default: the "
                       "one with the most GPUs)");
     },
     run,

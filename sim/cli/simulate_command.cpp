@@ -5,15 +5,18 @@
 #include <vector>
 
 #include "sim/cli/command.h"
+#include "sim/cli/option_checks.h"
 #include "sim/cost/iteration_plan.h"
 #include "sim/cost/resource_estimate.h"
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
+#include "sim/results/provenance.h"
 #include "sim/results/result_json.h"
 #include "sim/results/summary_table.h"
 #include "sim/scenario/scenario_json.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/util/atomic_file.h"
+#include "sim/util/output_folder.h"
 
 namespace ddpsim::cli {
 namespace {
@@ -24,7 +27,7 @@ struct Options {
   std::vector<std::string> overrides;
   bool json = false;
   bool no_baseline = false;
-  int trace_gpus = 8;
+  std::string trace_gpus = "auto";
   double max_wall = 0;
 } opts;
 
@@ -33,6 +36,9 @@ constexpr double kDefaultWallLimitSeconds = 3600;
 
 int run() {
   const Scenario scenario = load_scenario(opts.scenario, opts.overrides);
+  // Checked before the run, so a wrong -o costs nothing and leaves nothing behind.
+  const std::string out_dir = opts.out_dir.empty() ? "out/" + scenario.name : opts.out_dir;
+  check_output_folder(out_dir, "-o");
   Model model;
   std::string error;
   if (!build_model(scenario.model, &model, &error))
@@ -42,17 +48,22 @@ int run() {
                   machine_limits(opts.max_wall > 0 ? 0 : kDefaultWallLimitSeconds));
 
   SimOptions sim;
-  sim.trace_gpus = opts.trace_gpus;
+  std::string trace_error;
+  parse_trace_gpus(opts.trace_gpus, &sim.trace, &trace_error);  // checked by trace_gpus_spec()
+  traced_ranks(scenario, sim.trace);  // a GPU beyond the cluster is refused before the run
   sim.baseline = !opts.no_baseline;
   sim.max_wall_seconds = opts.max_wall;
   const SimulationResult result = simulate(scenario, sim);
 
-  const std::string out_dir = opts.out_dir.empty() ? "out/" + scenario.name : opts.out_dir;
+  const nlohmann::json provenance = provenance_to_json(current_provenance());
   nlohmann::json doc;
   doc["scenario"] = scenario_to_json(scenario);
   doc["result"] = result_to_json(result);
+  doc["provenance"] = provenance;
+  nlohmann::json trace = trace_to_chrome_json(result);
+  trace["otherData"]["provenance"] = provenance;
   write_file_atomic(out_dir + "/results.json", doc.dump(2) + "\n");
-  write_file_atomic(out_dir + "/trace.json", trace_to_chrome_json(result).dump() + "\n");
+  write_file_atomic(out_dir + "/trace.json", trace.dump() + "\n");
 
   if (opts.json) {
     std::printf("%s\n", doc.dump(2).c_str());
@@ -78,18 +89,22 @@ const bool registered = register_command({
       app->add_option("scenario", opts.scenario, "Scenario YAML file")->required();
       app->add_option("-o,--out", opts.out_dir,
                       "Output directory for results.json and trace.json (default out/<name>)");
-      app->add_option("--set", opts.overrides,
-                      "Override a scenario value, e.g. --set cluster.nodes=8 (repeatable)");
+      add_repeatable(app, "--set", opts.overrides,
+                     "Override a scenario value, e.g. --set cluster.nodes=8 (repeatable)");
       app->add_flag("--json", opts.json, "Print results.json to stdout instead of the table");
       app->add_flag("--no-baseline", opts.no_baseline,
                     "Skip the single-GPU run (no scaling efficiency)");
-      app->add_option("--trace-gpus", opts.trace_gpus, "GPUs recorded in trace.json")
-          ->check(CLI::NonNegativeNumber);
+      app->add_option(
+             "--trace-gpus", opts.trace_gpus,
+             "GPUs whose last step trace.json shows: auto (the first GPU of every node, up to 64 "
+             "nodes, and the slowest), all, none, or ranks such as 0,5,8-15")
+          ->check(trace_gpus_spec());
       app->add_option("--max-wall", opts.max_wall,
-                      "Stop the simulation after this many wall-clock seconds and write the "
+                      "Stop the simulation after this many wall-clock seconds (unset: no limit) "
+                      "and write the "
                       "completed steps, marked partial (also lifts the 1 h refusal of runs "
                       "expected to be slower)")
-          ->check(CLI::PositiveNumber);
+          ->check(finite_number(0, true));
     },
     run,
 });

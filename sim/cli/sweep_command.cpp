@@ -16,9 +16,11 @@
 #include <vector>
 
 #include "sim/cli/command.h"
+#include "sim/cli/option_checks.h"
 #include "sim/cost/resource_estimate.h"
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
+#include "sim/results/provenance.h"
 #include "sim/results/result_json.h"
 #include "sim/sweep/process_pool.h"
 #include "sim/sweep/progress.h"
@@ -40,7 +42,7 @@ struct Options {
   std::string shard;
   bool list = false;
   bool no_baseline = false;
-  int trace_gpus = 8;
+  std::string trace_gpus = "auto";
 } opts;
 
 volatile std::sig_atomic_t g_stop = 0;
@@ -99,7 +101,9 @@ void print_table(const SweepPlan& plan, const CsvTable& csv) {
       line.insert(line.end(), {"-", "-", "-", "-", "-", "FAILED"});
     } else {
       line.push_back(number(row, "samples_per_second", 1, 1, ""));
-      line.push_back(number(row, "scaling_efficiency", 100, 1, "%"));
+      line.push_back(cell(row, "scaling_efficiency").empty()
+                         ? std::string("not computed")
+                         : number(row, "scaling_efficiency", 100, 1, "%"));
       line.push_back(number(row, "iteration_time_s", 1e3, 2, ""));
       line.push_back(number(row, "comm_share", 100, 1, "%"));
       line.push_back(number(row, "exposed_comm_share", 100, 1, "%"));
@@ -153,18 +157,19 @@ int list_points(const SweepPlan& plan, const Shard& shard) {
 }
 
 int run() {
-  if (opts.jobs < 1) {
-    throw InputError(SourceLocation{"<-j>", 0, 0}, "expected at least 1 worker process");
-  }
   SimOptions sim;
-  sim.trace_gpus = opts.trace_gpus;
+  std::string trace_error;
+  parse_trace_gpus(opts.trace_gpus, &sim.trace, &trace_error);  // checked by trace_gpus_spec()
   sim.baseline = !opts.no_baseline;
   const std::string fingerprint =
-      "trace_gpus=" + std::to_string(sim.trace_gpus) + ";baseline=" + (sim.baseline ? "1" : "0");
+      "trace_gpus=" + trace_gpus_text(sim.trace) + ";baseline=" + (sim.baseline ? "1" : "0");
   const SweepPlan plan = plan_sweep(opts.scenario, opts.overrides, opts.sweeps, fingerprint);
+  // What every point reads (the scenario file); each point adds its own (profile, table, ...).
+  const std::vector<InputRecord> sweep_inputs = inputs_read();
   const Shard shard = resolve_shard();
   if (opts.list) return list_points(plan, shard);
   check_point_resources(plan, shard);
+  for (const PlannedPoint& p : plan.points) traced_ranks(p.scenario, sim.trace);  // in the cluster
 
   const std::string out_dir =
       opts.out_dir.empty() ? "out/" + plan.points.front().scenario.name : opts.out_dir;
@@ -177,18 +182,40 @@ int run() {
   std::map<std::string, std::vector<size_t>> points_of_id;  // equal scenarios share a run
   std::vector<size_t> todo;
   size_t mine = 0, already = 0;
+  CurrentFiles files;
+  std::map<std::string, size_t> outdated;  // why recorded points run again -> how many
+  std::map<std::string, std::optional<RecordedPoint>> recorded;  // by id, read once
   for (size_t i = 0; i < plan.points.size(); ++i) {
     const PlannedPoint& p = plan.points[i];
     if (!shard.owns(p.point.index)) continue;
     ++mine;
     auto& same = points_of_id[p.id];
     same.push_back(i);
-    if (auto recorded = store.recorded_result(p.id)) {
-      rows[p.point.index] = results_csv_row(p.key(plan.spec), p.scenario, *recorded);
-      ++already;
-    } else if (same.size() == 1) {
-      todo.push_back(i);
+    if (same.size() == 1) {
+      auto point = store.recorded_point(p.id);
+      if (point) {
+        // A point computed by another ddpsim, or from a file that has changed since, is stale.
+        const std::string change = provenance_change(point->provenance, &files);
+        if (!change.empty()) {
+          ++outdated[change];
+          point.reset();
+        } else {
+          point->result.trace.clear();  // the rows need none of it; long sweeps keep many
+          point->result.link_counters.clear();
+        }
+      }
+      if (!point) todo.push_back(i);
+      recorded.emplace(p.id, std::move(point));
     }
+    if (const auto& point = recorded.at(p.id)) {
+      rows[p.point.index] =
+          results_csv_row(p.key(plan.spec), p.scenario, point->result, point->provenance);
+      ++already;
+    }
+  }
+  for (const auto& [why, count] : outdated) {
+    std::fprintf(stderr, "recomputing %zu recorded point%s: %s\n", count, count == 1 ? "" : "s",
+                 why.c_str());
   }
   CsvTable csv;
   csv.header = results_csv_header(plan.swept_keys());
@@ -216,22 +243,27 @@ int run() {
       todo, pool,
       [&](size_t i) {
         const PlannedPoint& p = plan.points[i];
+        set_inputs_read(sweep_inputs);  // not the files the parent read for other points
         const SimulationResult result = simulate(p.scenario, sim);
+        const Provenance provenance = current_provenance();
         // The trace first: a complete point file promises its trace exists too.
-        write_file_atomic(store.trace_path(p.id), trace_to_chrome_json(result).dump() + "\n");
-        write_file_atomic(store.point_path(p.id), point_document(p, plan.spec, result));
+        nlohmann::json trace = trace_to_chrome_json(result);
+        trace["otherData"]["provenance"] = provenance_to_json(provenance);
+        write_file_atomic(store.trace_path(p.id), trace.dump() + "\n");
+        write_file_atomic(store.point_path(p.id), point_document(p, plan.spec, result, provenance));
       },
       [&](const TaskOutcome& outcome) {
         if (outcome.interrupted) return;
         const PlannedPoint& p = plan.points[outcome.task];
-        std::optional<SimulationResult> result;
-        if (outcome.exit_code == 0) result = store.recorded_result(p.id);
+        std::optional<RecordedPoint> result;
+        if (outcome.exit_code == 0) result = store.recorded_point(p.id);
         std::string line;
         for (size_t i : points_of_id[p.id]) {
           const PlannedPoint& same = plan.points[i];
           if (result) {
-            rows[same.point.index] = results_csv_row(same.key(plan.spec), same.scenario, *result);
-            line = describe_done(same, *result, outcome.wall_seconds);
+            rows[same.point.index] = results_csv_row(same.key(plan.spec), same.scenario,
+                                                     result->result, result->provenance);
+            line = describe_done(same, result->result, outcome.wall_seconds);
           } else {
             const std::string error =
                 outcome.exit_code == 0 ? "the point file was not written" : outcome.error;
@@ -283,21 +315,24 @@ const bool registered = register_command({
           ->required();
       app->add_option("-o,--out", opts.out_dir,
                       "Output folder: results.csv, sweep.json, points/ (default out/<name>)");
-      app->add_option("-j,--jobs", opts.jobs, "Points simulated in parallel (processes)");
-      app->add_option("--sweep", opts.sweeps,
-                      "Sweep a value, e.g. --sweep cluster.nodes=1,2,4,8 (repeatable; "
-                      "cartesian product)");
-      app->add_option(
-          "--set", opts.overrides,
-          "Override a scenario value for every point, e.g. --set training.iterations=2");
+      app->add_option("-j,--jobs", opts.jobs, "Points simulated in parallel (processes)")
+          ->check(whole_number(1));
+      add_repeatable(app, "--sweep", opts.sweeps,
+                     "Sweep a value, e.g. --sweep cluster.nodes=1,2,4,8 (repeatable; "
+                     "cartesian product)");
+      add_repeatable(app, "--set", opts.overrides,
+                     "Override a scenario value for every point, e.g. --set training.iterations=2");
       app->add_option("--shard", opts.shard,
                       "Run only points i, i+n, i+2n, ... (i/n, from 0; default from "
                       "SLURM_ARRAY_TASK_ID/COUNT)");
       app->add_flag("--list", opts.list, "Print the points (index, id, overrides) and exit");
       app->add_flag("--no-baseline", opts.no_baseline,
                     "Skip the single-GPU runs (no scaling efficiency)");
-      app->add_option("--trace-gpus", opts.trace_gpus, "GPUs recorded in each point's trace")
-          ->check(CLI::NonNegativeNumber);
+      app->add_option(
+             "--trace-gpus", opts.trace_gpus,
+             "GPUs shown in each point's trace: auto (the first GPU of every node, up to 64 "
+             "nodes, and the slowest), all, none, or ranks such as 0,5,8-15")
+          ->check(trace_gpus_spec());
     },
     run,
 });

@@ -2,9 +2,11 @@
 // scenarios/validation), each of which rebuilds published measurements named in its
 // `validation:` section (sim/validation/validation_case.h), and compares prediction with
 // measurement. Prints per case measured, predicted and signed error, then median and p90
-// absolute error per group and overall; writes OUTDIR/validation.csv, OUTDIR/runs/*.json (each
-// scenario's results) and OUTDIR/validation.png (reports/validation_plot.py, run with the Debian
-// interpreter /usr/bin/python3, the one with matplotlib; DDPSIM_PYTHON overrides it).
+// absolute error per group and overall, then how many pairs of cases sharing a compare label the
+// prediction orders as the measurements (pair_ranking.h); writes OUTDIR/validation.csv,
+// OUTDIR/runs/*.json (each scenario's results) and OUTDIR/validation.png
+// (reports/validation_plot.py, run with the Debian interpreter /usr/bin/python3, the one with
+// matplotlib; DDPSIM_PYTHON overrides it).
 //
 // Exit code 0 when every non-pending scenario simulated; 1 when one failed, or when
 // --max-median / --max-case are given and exceeded; 2 for a malformed scenario or section.
@@ -20,13 +22,18 @@
 #include <vector>
 
 #include "sim/cli/command.h"
+#include "sim/cli/option_checks.h"
 #include "sim/engine/simulation.h"
 #include "sim/results/result_json.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/sweep/process_pool.h"
 #include "sim/util/atomic_file.h"
+#include "sim/util/input_file.h"
+#include "sim/util/install_paths.h"
+#include "sim/util/output_folder.h"
 #include "sim/util/python_script.h"
 #include "sim/validation/case_prediction.h"
+#include "sim/validation/pair_ranking.h"
 #include "sim/validation/validation_table.h"
 
 namespace ddpsim::cli {
@@ -35,7 +42,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Options {
-  std::string dir = "scenarios/validation";
+  std::string dir;  // default: the bundled scenarios/validation (install_paths.h)
   std::string out_dir = "out/validation";
   int jobs = 0;
   double max_median = 0;
@@ -46,7 +53,10 @@ struct Options {
 std::vector<std::string> scenario_files(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    throw InputError(SourceLocation{dir, 0, 0}, "not a folder of validation scenarios");
+    const auto kind = special_file_kind(dir);
+    throw InputError(SourceLocation{dir, 0, 0},
+                     kind ? "it is " + *kind + ", not a folder of validation scenarios"
+                          : std::string("not a folder of validation scenarios"));
   }
   std::vector<std::string> files;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
@@ -69,8 +79,7 @@ std::string run_file(const std::string& relative) {
 // Draws the scatter plot; a missing interpreter is a note, not a failure (the CSV is the result).
 void draw_plot(const std::string& csv, const std::string& png) {
   const std::string python = python_interpreter();
-  const std::string script =
-      reports_dir(std::string(DDPSIM_SOURCE_DIR) + "/reports") + "/validation_plot.py";
+  const std::string script = reports_directory() + "/validation_plot.py";
   std::error_code ec;
   if (!fs::exists(python, ec) || !fs::is_regular_file(script, ec)) {
     std::printf("plot            skipped: needs %s with matplotlib and %s\n", python.c_str(),
@@ -85,7 +94,9 @@ void draw_plot(const std::string& csv, const std::string& png) {
 }
 
 int run() {
+  if (opts.dir.empty()) opts.dir = scenarios_directory() + "/validation";
   const std::vector<std::string> files = scenario_files(opts.dir);
+  check_output_folder(opts.out_dir, "-o");
   // Every section and every runnable scenario is read before anything runs: a typo fails fast.
   std::vector<ValidationSpec> specs;
   std::vector<Scenario> scenarios(files.size());
@@ -117,7 +128,7 @@ int run() {
       runnable, pool,
       [&](size_t i) {
         SimOptions sim;
-        sim.trace_gpus = 0;
+        sim.trace = TraceGpus::none();
         sim.baseline = needs_baseline(specs[i].cases);
         const SimulationResult result = simulate(scenarios[i], sim);
         write_file_atomic(run_file(relative(i)), result_to_json(result).dump(2) + "\n");
@@ -169,6 +180,7 @@ int run() {
 
   const std::vector<ErrorSummary> summaries = summarise_errors(case_errors(rows));
   std::printf("%s\n", format_validation_report(rows, summaries).c_str());
+  std::printf("%s\n", format_pair_ranking(rank_pairs(rows)).c_str());
   const std::string csv = opts.out_dir + "/validation.csv";
   write_file_atomic(csv, format_csv(validation_csv(rows)));
   std::printf("table           %s\n", csv.c_str());
@@ -197,20 +209,20 @@ const bool registered = register_command({
     40,
     [](CLI::App* app) {
       app->add_option("dir", opts.dir,
-                      "Folder of validation scenarios, searched recursively (default "
-                      "scenarios/validation)");
+                      "Folder of validation scenarios, searched recursively (default: "
+                      "share/ddpsim/scenarios/validation beside the binary)");
       app->add_option("-o,--out", opts.out_dir,
                       "Output folder for validation.csv, validation.png and runs/ (default "
                       "out/validation)");
       app->add_option("-j,--jobs", opts.jobs,
-                      "Scenarios simulated in parallel (processes; default: CPU count)")
-          ->check(CLI::NonNegativeNumber);
+                      "Scenarios simulated in parallel (processes; 0: one per CPU)")
+          ->check(whole_number(0));
       app->add_option("--max-median", opts.max_median,
                       "Exit 1 when the overall median |error| exceeds this many percent")
-          ->check(CLI::NonNegativeNumber);
+          ->check(finite_number(0));
       app->add_option("--max-case", opts.max_case,
                       "Exit 1 when any case's |error| exceeds this many percent")
-          ->check(CLI::NonNegativeNumber);
+          ->check(finite_number(0));
       app->add_flag("--no-plot", opts.no_plot, "Skip validation.png");
     },
     run,

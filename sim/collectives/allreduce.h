@@ -20,8 +20,20 @@ class AllReduce {
   // rank in [0, p); tag unique per collective call (e.g. iteration * 1000 + bucket).
   virtual void run(int rank, uint64_t tag, double bytes) = 0;
   virtual std::string name() const = 0;
-  // What reduces a buffer of `bytes` (auto: the algorithm it picks), for per-bucket reports.
+  // What reduces a buffer of `bytes` (auto: the algorithm it picks; the NCCL cost model adds the
+  // protocol, "ring/LL128"), for per-bucket reports.
   virtual std::string algorithm_for(double /*bytes*/) const { return name(); }
+  // The call's time on otherwise idle links (what `auto` compares); 0 when not modelled.
+  virtual double predicted_time(double /*bytes*/) const { return 0; }
+};
+
+// What a flow-mode ring or tree call costs beyond its flows. alpha: the message latencies of the
+// algorithm's steps (2(p-1) alpha for the ring). nccl: NCCL's tuning model (nccl_tuning.h):
+// its latency for the protocol NCCL picks by size (or `protocol`), and the protocol's bandwidth
+// ceiling: a call lasts max(its flows, bytes / algbw(protocol)) + latency.
+struct CollectiveCost {
+  LatencyModel model = LatencyModel::kAlpha;
+  NcclProtocol protocol = NcclProtocol::kAuto;
 };
 
 // The rings actually used: `requested` if > 0, else nic.count on multi-node clusters, else 1;
@@ -33,21 +45,24 @@ int ring_channel_count(const ClusterSpec& spec, int requested);
 // step. alpha = the largest message_latency() of any ring edge. p = 1 or bytes = 0: returns at
 // once. Each rank's actor must run on platform.gpus[rank]; ring_allreduce.cpp describes the rings.
 // channels: parallel rings (NCCL channels), see ring_channel_count().
+// The chunked mode always charges alpha per step (it is the alpha model's validation mode).
 std::unique_ptr<AllReduce> make_ring_allreduce(Transport* transport, CollectiveMode mode,
-                                               int channels);
+                                               int channels, CollectiveCost cost = {});
 
 // Further algorithms; each file's header comment states its flow structure and closed form
 // (sim/cost/collective_formulas.h). Flow mode only: `mode` matters to the ring alone.
 // tree: NCCL's double binary tree across nodes, a chain inside each node, `channels` as for ring.
-std::unique_ptr<AllReduce> make_tree_allreduce(Transport* transport, int channels);
+std::unique_ptr<AllReduce> make_tree_allreduce(Transport* transport, int channels,
+                                               CollectiveCost cost = {});
 // halving-doubling: Rabenseifner's recursive halving reduce-scatter + doubling all-gather.
 std::unique_ptr<AllReduce> make_halving_doubling_allreduce(Transport* transport);
 // hierarchical: intra-node ring reduce-scatter, one inter-node ring per local GPU (rail),
 // intra-node ring all-gather.
 std::unique_ptr<AllReduce> make_hierarchical_allreduce(Transport* transport);
-// auto: ring or tree per call by predicted time (tree for small messages across nodes).
+// auto: ring or tree per call by predicted time (tree for small messages across nodes); with
+// the NCCL cost model, NCCL's own choice over both algorithms and every enabled protocol.
 std::unique_ptr<AllReduce> make_auto_allreduce(Transport* transport, CollectiveMode mode,
-                                               int channels);
+                                               int channels, CollectiveCost cost = {});
 // Measured costs: sleeps the table's alpha + beta * S instead of simulating flows, still
 // accounting the ring's bytes. Throws std::invalid_argument when the table has neither
 // `algorithm` nor `auto` rows.

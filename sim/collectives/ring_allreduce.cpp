@@ -6,8 +6,10 @@
 //
 // Flow mode: each rank moves V = 2(p-1)/p * S in total; one flow per distinct (src, dst) edge per
 // call carries V * (rings using the edge) / C, then every rank waits for the slowest edge (the
-// data of every edge passes through every rank in a pipelined ring) and adds the analytic latency
-// 2(p-1) * alpha, alpha being the largest message latency of any ring edge.
+// data of every edge passes through every rank in a pipelined ring) and adds the analytic
+// latency: 2(p-1) * alpha with the alpha cost model, alpha being the largest message latency of
+// any ring edge; with the NCCL model, NCCL's ring latency for the protocol it picks, after
+// waiting out the protocol's bandwidth ceiling (call_cost.h).
 // Chunked mode: 2(p-1) steps; in each, every rank sleeps alpha, sends S/(p*C) per ring to its
 // successor and receives the same from its predecessor (chunks of rings sharing an edge travel
 // as one message). O(p^2) messages: a validation mode.
@@ -18,7 +20,9 @@
 #include <vector>
 
 #include "sim/collectives/allreduce.h"
+#include "sim/collectives/call_cost.h"
 #include "sim/collectives/collective_sync.h"
+#include "sim/collectives/flow_bottleneck.h"
 
 namespace ddpsim {
 namespace {
@@ -31,7 +35,7 @@ struct Edge {
 
 class RingAllReduce : public AllReduce {
  public:
-  RingAllReduce(Transport* transport, CollectiveMode mode, int channels)
+  RingAllReduce(Transport* transport, CollectiveMode mode, int channels, CollectiveCost cost)
       : transport_(transport),
         pf_(transport->platform()),
         mode_(mode),
@@ -53,16 +57,25 @@ class RingAllReduce : public AllReduce {
         alpha_ = std::max(alpha_, message_latency(pf_, pf_.gpus[r], pf_.gpus[next]));
       }
     }
+    std::vector<FlowShare> flows;
+    const double volume = p_ > 1 ? 2.0 * (p_ - 1) / p_ : 0;
+    for (int r = 0; r < p_; ++r)
+      for (const Edge& e : out_[r])
+        flows.push_back({pf_.gpus[r], pf_.gpus[e.peer], volume * e.rings / channels_});
+    cost_ = std::make_unique<CallCost>(pf_.spec, NcclAlgorithm::kRing, channels_, cost,
+                                       seconds_per_byte(pf_, flows), 2.0 * (p_ - 1) * alpha_);
   }
 
   void run(int rank, uint64_t tag, double bytes) override {
     if (p_ == 1 || bytes <= 0) return;
     start_.arrive_and_wait(tag);
     if (mode_ == CollectiveMode::kFlow) {
+      const double start = simgrid::s4u::Engine::get_clock();
       const double volume = 2.0 * (p_ - 1) / p_ * bytes;
       exchange(rank, volume / channels_);
       end_.arrive_and_wait(tag);
-      simgrid::s4u::this_actor::sleep_for(2.0 * (p_ - 1) * alpha_);
+      const double elapsed = simgrid::s4u::Engine::get_clock() - start;
+      simgrid::s4u::this_actor::sleep_for(cost_->after_flows(bytes, elapsed));
     } else {
       const double chunk = bytes / (static_cast<double>(p_) * channels_);
       for (int step = 0; step < 2 * (p_ - 1); ++step) exchange(rank, chunk, alpha_);
@@ -70,6 +83,12 @@ class RingAllReduce : public AllReduce {
   }
 
   std::string name() const override { return "ring"; }
+  std::string algorithm_for(double bytes) const override {
+    return mode_ == CollectiveMode::kFlow ? cost_->label("ring", bytes) : "ring";
+  }
+  double predicted_time(double bytes) const override {
+    return p_ > 1 && bytes > 0 ? cost_->predicted(bytes) : 0;
+  }
 
  private:
   // Ring c's successor of rank r.
@@ -102,6 +121,7 @@ class RingAllReduce : public AllReduce {
   int p_;
   int channels_;
   double alpha_ = 0;
+  std::unique_ptr<CallCost> cost_;
   CallBarrier start_;
   CallBarrier end_;
   std::vector<std::vector<Edge>> out_;
@@ -116,8 +136,10 @@ int ring_channel_count(const ClusterSpec& spec, int requested) {
 }
 
 std::unique_ptr<AllReduce> make_ring_allreduce(Transport* transport, CollectiveMode mode,
-                                               int channels) {
-  return std::make_unique<RingAllReduce>(transport, mode, channels);
+                                               int channels, CollectiveCost cost) {
+  // The chunked ring is the alpha model's validation mode.
+  if (mode == CollectiveMode::kChunked) cost.model = LatencyModel::kAlpha;
+  return std::make_unique<RingAllReduce>(transport, mode, channels, cost);
 }
 
 }  // namespace ddpsim

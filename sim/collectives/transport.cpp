@@ -11,10 +11,12 @@ namespace {
 char payload_token;
 void* receive_sink = nullptr;
 
+uint64_t whole_bytes(double bytes) { return static_cast<uint64_t>(std::llround(bytes)); }
+
 }  // namespace
 
-Transport::Transport(const ClusterPlatform& platform, TrafficCounters* counters)
-    : platform_(platform), counters_(counters) {}
+Transport::Transport(const ClusterPlatform& platform, TrafficCounters* counters, LinkMeter* meter)
+    : platform_(platform), counters_(counters), meter_(meter) {}
 
 simgrid::s4u::CommPtr Transport::isend(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to,
                                        const std::string& mailbox, double bytes, bool add_latency) {
@@ -22,17 +24,57 @@ simgrid::s4u::CommPtr Transport::isend(const simgrid::s4u::Host* from, const sim
     const double alpha = message_latency(platform_, from, to);
     if (alpha > 0) simgrid::s4u::this_actor::sleep_for(alpha);
   }
-  account(from, to, bytes);
-  const auto size = static_cast<uint64_t>(std::llround(bytes));
-  return simgrid::s4u::Mailbox::by_name(mailbox)->put_async(&payload_token, size);
+  count(from, to, bytes);
+  simgrid::s4u::CommPtr comm =
+      simgrid::s4u::Mailbox::by_name(mailbox)->put_async(&payload_token, whole_bytes(bytes));
+  if (meter_) meter_->add_flow(comm, from, to, bytes);
+  return comm;
 }
 
-simgrid::s4u::CommPtr Transport::irecv(const std::string& mailbox) {
-  return simgrid::s4u::Mailbox::by_name(mailbox)->get_async<void>(&receive_sink);
+void Transport::send_detached(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to,
+                              const std::string& mailbox, double bytes) {
+  count(from, to, bytes);
+  simgrid::s4u::Mailbox::by_name(mailbox)->put_init(&payload_token, whole_bytes(bytes))->detach();
+  if (meter_ == nullptr) return;
+  DetachedBox& box = detached_[mailbox];
+  if (box.receives.empty()) {
+    box.sends.push_back({from, to, bytes});
+    return;
+  }
+  meter_->add_flow(box.receives.front(), from, to, bytes);
+  box.receives.pop_front();
+}
+
+void Transport::transfer(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes,
+                         bool counted) {
+  if (counted) count(from, to, bytes);
+  simgrid::s4u::CommPtr comm = simgrid::s4u::Comm::sendto_async(from, to, whole_bytes(bytes));
+  if (meter_) meter_->add_flow(comm, from, to, bytes);
+  comm->wait();
+}
+
+simgrid::s4u::CommPtr Transport::irecv(const std::string& mailbox, bool takes_detached) {
+  simgrid::s4u::CommPtr comm =
+      simgrid::s4u::Mailbox::by_name(mailbox)->get_async<void>(&receive_sink);
+  if (!takes_detached || meter_ == nullptr) return comm;
+  DetachedBox& box = detached_[mailbox];
+  if (box.sends.empty()) {
+    box.receives.push_back(comm);
+  } else {
+    const DetachedSend& send = box.sends.front();
+    meter_->add_flow(comm, send.from, send.to, send.bytes);
+    box.sends.pop_front();
+  }
+  return comm;
 }
 
 void Transport::account(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to,
                         double bytes) {
+  count(from, to, bytes);
+  if (meter_) meter_->add_accounted(from, to, bytes);
+}
+
+void Transport::count(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, double bytes) {
   if (counters_ == nullptr) return;
   counters_->sent[from] += bytes;
   counters_->received[to] += bytes;

@@ -10,9 +10,11 @@
 // (the two trees' flows are never merged, even between the same two GPUs, so every NIC carries
 // flows of one size and max-min sharing reaches the closed form; the channels' chain flows
 // between two GPUs are, and a GPU's two chain flows then differ by at most S/C, which leaves the
-// busiest link's time unchanged). Every rank waits for the call's last flow, then sleeps
-// the pipeline's latency 2 * ((g-1) * alpha_intra + depth * alpha_nic), depth being the deeper
-// of the two node trees (ceil(log2 nodes)).
+// busiest link's time unchanged). Every rank waits for the call's last flow, then sleeps the
+// pipeline's latency: with the alpha cost model 2 * ((g-1) * alpha_intra + depth * alpha_nic),
+// depth being the deeper of the two node trees (ceil(log2 nodes)); with the NCCL model NCCL's
+// tree latency for the protocol it picks, after waiting out the protocol's bandwidth ceiling
+// (call_cost.h).
 //
 // Resulting closed forms on uncontended links (collective_formulas.h): one node, a chain:
 // 2 S/B_intra + 2 (g-1) alpha (S/B for g = 2); one GPU per node, n >= 4 nodes: 2 S/B + 2 ceil(log2
@@ -24,7 +26,9 @@
 #include <vector>
 
 #include "sim/collectives/allreduce.h"
+#include "sim/collectives/call_cost.h"
 #include "sim/collectives/collective_sync.h"
+#include "sim/collectives/flow_bottleneck.h"
 #include "sim/cost/collective_formulas.h"
 
 namespace ddpsim {
@@ -38,7 +42,7 @@ struct Flow {
 
 class TreeAllReduce : public AllReduce {
  public:
-  TreeAllReduce(Transport* transport, int channels)
+  TreeAllReduce(Transport* transport, int channels, CollectiveCost cost)
       : transport_(transport),
         pf_(transport->platform()),
         p_(static_cast<int>(pf_.gpus.size())),
@@ -82,12 +86,18 @@ class TreeAllReduce : public AllReduce {
     }
     for (const auto& [ends, share] : chain) add(ends.first, ends.second, share);
     const int depth = nodes > 1 ? std::max(tree_depth(trees[0]), tree_depth(trees[1])) : 0;
-    latency_ = 2.0 * ((g - 1) * alpha_intra + depth * alpha_nic);
+    std::vector<FlowShare> shares;
+    for (int r = 0; r < p_; ++r)
+      for (const Flow& f : out_[r]) shares.push_back({pf_.gpus[r], pf_.gpus[f.peer], f.share});
+    cost_ = std::make_unique<CallCost>(pf_.spec, NcclAlgorithm::kTree, rings, cost,
+                                       seconds_per_byte(pf_, shares),
+                                       2.0 * ((g - 1) * alpha_intra + depth * alpha_nic));
   }
 
   void run(int rank, uint64_t tag, double bytes) override {
     if (p_ == 1 || bytes <= 0) return;
     start_.arrive_and_wait(tag);
+    const double start = simgrid::s4u::Engine::get_clock();
     std::vector<simgrid::s4u::CommPtr> comms;
     comms.reserve(in_[rank].size() + out_[rank].size());
     for (const Flow& f : in_[rank]) comms.push_back(transport_->irecv(f.mailbox));
@@ -96,10 +106,16 @@ class TreeAllReduce : public AllReduce {
                                         f.share * bytes, /*add_latency=*/false));
     simgrid::s4u::Comm::wait_all(comms);
     end_.arrive_and_wait(tag);
-    if (latency_ > 0) simgrid::s4u::this_actor::sleep_for(latency_);
+    const double elapsed = simgrid::s4u::Engine::get_clock() - start;
+    const double rest = cost_->after_flows(bytes, elapsed);
+    if (rest > 0) simgrid::s4u::this_actor::sleep_for(rest);
   }
 
   std::string name() const override { return "tree"; }
+  std::string algorithm_for(double bytes) const override { return cost_->label("tree", bytes); }
+  double predicted_time(double bytes) const override {
+    return p_ > 1 && bytes > 0 ? cost_->predicted(bytes) : 0;
+  }
 
  private:
   double latency(int a, int b) const { return message_latency(pf_, pf_.gpus[a], pf_.gpus[b]); }
@@ -107,7 +123,7 @@ class TreeAllReduce : public AllReduce {
   Transport* transport_;
   const ClusterPlatform& pf_;
   int p_;
-  double latency_ = 0;
+  std::unique_ptr<CallCost> cost_;
   CallBarrier start_;
   CallBarrier end_;
   std::vector<std::vector<Flow>> out_;
@@ -116,8 +132,9 @@ class TreeAllReduce : public AllReduce {
 
 }  // namespace
 
-std::unique_ptr<AllReduce> make_tree_allreduce(Transport* transport, int channels) {
-  return std::make_unique<TreeAllReduce>(transport, channels);
+std::unique_ptr<AllReduce> make_tree_allreduce(Transport* transport, int channels,
+                                               CollectiveCost cost) {
+  return std::make_unique<TreeAllReduce>(transport, channels, cost);
 }
 
 }  // namespace ddpsim

@@ -115,6 +115,26 @@ double hierarchical_volume_per_rank(int nodes, int g, double bytes) {
   return 2.0 * (g - 1) / g * bytes + 2.0 * (nodes - 1) / nodes * bytes / g;
 }
 
+double pcie_ring_allreduce_time(const PcieNodeLinks& l, double bytes) {
+  const int g = l.gpus;
+  if (g <= 1) return 0;
+  const double volume = 2.0 * (g - 1) / g * bytes;
+  const int staged_per_socket = !l.p2p ? g / l.sockets : (l.sockets == 2 ? 1 : 0);
+  double per_byte = 1.0 / l.pcie_bandwidth;
+  per_byte = std::max(per_byte, 2.0 * staged_per_socket / l.host_bandwidth);
+  if (l.sockets == 2) per_byte = std::max(per_byte, 1.0 / l.socket_bandwidth);
+  return volume * per_byte + 2.0 * (g - 1) * l.alpha;
+}
+
+double staged_nic_ring_allreduce_time(int n, double bytes, double pcie_bandwidth,
+                                      double host_bandwidth, double nic_bandwidth, double alpha) {
+  if (n <= 1) return 0;
+  const double volume = 2.0 * (n - 1) / n * bytes;
+  const double per_byte =
+      std::max({1.0 / pcie_bandwidth, 4.0 / host_bandwidth, 1.0 / nic_bandwidth});
+  return volume * per_byte + 2.0 * (n - 1) * alpha;
+}
+
 double ps_push_time(int n, int k, double bytes, double worker_bandwidth, double server_bandwidth) {
   return std::max(bytes / worker_bandwidth, n * bytes / (k * server_bandwidth));
 }

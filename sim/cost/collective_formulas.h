@@ -65,6 +65,32 @@ double hierarchical_allreduce_time(const HierarchicalLinks& links, double bytes)
 // Bytes one rank sends in one call: 2 (g-1)/g S + 2 (nodes-1)/nodes * S/g.
 double hierarchical_volume_per_rank(int nodes, int g, double bytes);
 
+// ---------------------------------------------------------------- transports (transports.md)
+
+// Ring all-reduce inside one node of g GPUs on PCIe (one ring, GPU l -> l+1), the GPUs split
+// evenly over `sockets` (1 or 2) sockets whose memory each moves B_host for DMA. Without p2p
+// every edge is staged: written into and read back from the sender socket's memory, so each
+// edge loads its socket's memory twice; with p2p only the edges between sockets are staged. An
+// edge between sockets also crosses the socket link. Each rank sends V = 2(g-1)/g S:
+//   V * max(1/B_pcie, 2 e / B_host, x / B_socket) + 2(g-1) alpha
+// e = staged edges leaving one socket (g/sockets without p2p; 1 with p2p on two sockets; 0
+// with p2p on one), x = 1 on two sockets (one edge each way), else 0.
+struct PcieNodeLinks {
+  int gpus = 2, sockets = 1;
+  bool p2p = false;
+  double pcie_bandwidth = 0, host_bandwidth = 0, socket_bandwidth = 0, alpha = 0;
+};
+double pcie_ring_allreduce_time(const PcieNodeLinks& links, double bytes);
+
+// Ring all-reduce over n single-GPU nodes whose NIC is reached through host memory (no
+// GPUDirect RDMA, e.g. TCP): a GPU's outgoing data is written to and read from host memory and
+// so is its incoming data, 4 V per node's memory:
+//   V * max(1/B_pcie, 4/B_host, 1/B_nic) + 2(n-1) (alpha + c)
+// with V = 2(n-1)/n S, B_nic the transport's effective bandwidth (transport_rates.h) and c its
+// per-message cost.
+double staged_nic_ring_allreduce_time(int n, double bytes, double pcie_bandwidth,
+                                      double host_bandwidth, double nic_bandwidth, double alpha);
+
 // ---------------------------------------------------------------- parameter servers
 
 // Non-colocated PS, n workers each with a NIC of B_worker, k servers of B_server, shards of S/k:

@@ -18,13 +18,30 @@ std::vector<double> backward_segments(const std::vector<LayerTime>& layers,
   return segments;
 }
 
+bool communicates_per_tensor(const Scenario& s) {
+  const bool fusion = s.sync.fusion.enabled && s.sync.strategy != SyncStrategy::kParameterServer;
+  return s.sync.bucket_cap <= 0 || fusion || s.sync.schedule == CommSchedule::kPriority;
+}
+
 IterationPlan build_iteration_plan(const Scenario& scenario, const Model& model) {
   IterationPlan plan;
   plan.compute = plan_compute(scenario, model);
-  plan.buckets = assign_buckets(gradient_tensors(model, scenario.sync.gradient_bytes),
-                                scenario.sync.first_bucket, scenario.sync.bucket_cap);
+  plan.per_tensor = communicates_per_tensor(scenario);
+  plan.buckets =
+      assign_buckets(gradient_tensors(model, scenario.sync.gradient_bytes),
+                     scenario.sync.first_bucket, plan.per_tensor ? 0.0 : scenario.sync.bucket_cap);
   plan.backward_segments = backward_segments(plan.compute.layers, plan.buckets);
   for (const Bucket& b : plan.buckets) plan.gradient_bytes += b.bytes;
+  plan.layer_buckets.assign(model.layers.size(), {});
+  for (size_t b = 0; b < plan.buckets.size(); ++b)
+    for (const GradientTensor& t : plan.buckets[b].tensors) {
+      std::vector<int>& of = plan.layer_buckets[t.layer];
+      if (of.empty() || of.back() != static_cast<int>(b)) of.push_back(static_cast<int>(b));
+    }
+  plan.optimizer_share.assign(model.layers.size(), 0.0);
+  const double params = model.params();
+  for (size_t l = 0; l < model.layers.size(); ++l)
+    plan.optimizer_share[l] = params > 0 ? model.layers[l].params() / params : 0.0;
   return plan;
 }
 

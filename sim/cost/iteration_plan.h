@@ -19,7 +19,18 @@ struct IterationPlan {
   // (layers below the first parameter). Size = buckets.size() + 1; sums to compute.backward.
   std::vector<double> backward_segments;
   double gradient_bytes = 0;  // all buckets
+  // Units of communication are the buckets above; per_tensor when each holds one tensor
+  // (bucket_cap 0, Horovod fusion and priority scheduling decide grouping later themselves).
+  bool per_tensor = false;
+  // For strategies whose forward waits per layer (priority scheduling, TensorFlow-style pulls):
+  // the buckets holding each layer's tensors, and each layer's share of the optimizer step
+  // (its parameters over all parameters).
+  std::vector<std::vector<int>> layer_buckets;
+  std::vector<double> optimizer_share;
 };
+
+// True when the scenario communicates per tensor (see IterationPlan::per_tensor).
+bool communicates_per_tensor(const Scenario& scenario);
 
 IterationPlan build_iteration_plan(const Scenario& scenario, const Model& model);
 

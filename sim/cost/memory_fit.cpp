@@ -34,7 +34,8 @@ double optimizer_state_bytes_per_param(Optimizer optimizer) {
 int64_t autocast_cast_params(const Model& model) {
   int64_t n = 0;
   for (const Layer& layer : model.layers)
-    if (layer.kind == LayerKind::kConv || layer.kind == LayerKind::kLinear) n += layer.params();
+    if (layer.kind == LayerKind::kConv || layer.kind == LayerKind::kLinear)
+      n += layer.params() + layer.frozen_params();
   return n;
 }
 
@@ -42,7 +43,10 @@ MemoryReport memory_report(const Scenario& s, const Model& model) {
   MemoryReport m;
   const double params = static_cast<double>(model.params());
   const double half = mixed_precision(s.training.precision) ? 2.0 : 0.0;
-  m.weights = params * kParamBytes + half * static_cast<double>(autocast_cast_params(model));
+  // Frozen parameters (requires_grad=False) are weights only: no gradient, no optimizer state.
+  const double frozen = static_cast<double>(model.frozen_params());
+  m.weights =
+      (params + frozen) * kParamBytes + half * static_cast<double>(autocast_cast_params(model));
   m.gradients = params * kParamBytes;
   m.optimizer_state = params * optimizer_state_bytes_per_param(s.training.optimizer);
   const double buckets = has_ddp_buckets(s) ? params * kParamBytes : 0;

@@ -104,14 +104,14 @@ SyncCost all_reduce_cost(const Scenario& s, double bucket_bytes) {
 }
 
 SyncCost parameter_server_cost(const Scenario& s, double bucket_bytes) {
-  const ParameterServerSpec& ps = s.sync.ps;
   const double p = s.cluster.total_gpus();
-  const double chunks = std::max(1.0, std::ceil(bucket_bytes / ps.chunk_bytes));
+  const double chunks = std::max(1.0, std::ceil(bucket_bytes / s.sync.partition));
   SyncCost cost;
-  // Push and pull of every chunk by every worker, plus the intra-node gather rings.
+  // Push and pull of every partition by every worker, plus the intra-node rings.
   cost.messages_per_call = 2 * p * chunks + 2 * p;
-  cost.sleeps_per_call = cost.messages_per_call;
-  cost.description = "parameter servers: a push and a pull per worker and chunk";
+  // A latency per message and a sum per push on the servers.
+  cost.sleeps_per_call = cost.messages_per_call + p * chunks;
+  cost.description = "parameter servers: a push and a pull per worker and partition";
   return cost;
 }
 
@@ -126,7 +126,8 @@ std::string human_seconds(double s) {
   if (s < 120) return fmt::format("{:.0f} s", s);
   if (s < 7200) return fmt::format("{:.0f} min", s / 60);
   if (s < 2 * 86400) return fmt::format("{:.1f} h", s / 3600);
-  return fmt::format("{:.0f} days", s / 86400);
+  if (s < 2 * 365.25 * 86400) return fmt::format("{:.0f} days", s / 86400);
+  return fmt::format("{:.3g} years", s / (365.25 * 86400));
 }
 
 std::string human_bytes(double b) {
@@ -146,9 +147,12 @@ ResourceEstimate estimate_resources(const Scenario& s, const IterationPlan& plan
   int64_t per_gpu = 1;
   int64_t extra = 0;
   if (s.sync.strategy == SyncStrategy::kParameterServer) {
-    per_gpu += 2;  // push and pull streams
-    extra += s.sync.ps.servers;
-    if (s.sync.ps.placement == PsPlacement::kByteps) extra += c.nodes;
+    // A sink, the intra-node reduce and gather (g > 1), and the connection senders busy at once:
+    // one per server on average (a push and a pull connection per server, about half busy).
+    const int servers =
+        s.sync.ps.servers + (s.sync.ps.placement == PsPlacement::kByteps ? c.nodes : 0);
+    per_gpu += 1 + (c.gpus_per_node > 1 ? 2 : 0) + servers;
+    extra += static_cast<int64_t>(servers) * (1 + s.sync.ps.server_threads);
   } else {
     per_gpu += 1;  // the all-reduce stream
   }
@@ -184,6 +188,12 @@ ResourceEstimate estimate_resources(const Scenario& s, const IterationPlan& plan
       kSecondsPerEventSmall + kSecondsPerEventPerDoubling * std::max(0.0, std::log2(p / 128));
   e.wall_seconds = e.platform_seconds + per_event * e.events_per_step * s.training.iterations;
 
+  double slowest = 1;
+  if (s.stragglers.kind == StragglerKind::kUniform) slowest = s.stragglers.max;
+  for (const auto& [rank, factor] : s.stragglers.fixed) slowest = std::max(slowest, factor);
+  e.simulated_seconds =
+      s.training.iterations * plan.compute.step_time(s.training.gradient_accumulation) * slowest;
+
   // The largest bucket's messages can all be in flight at once (chunked: one step's worth).
   double in_flight = 0;
   if (!plan.buckets.empty()) {
@@ -194,6 +204,17 @@ ResourceEstimate estimate_resources(const Scenario& s, const IterationPlan& plan
   e.memory_bytes = kBaseMemoryBytes + kMemoryPerGpu * p + kMemoryPerActor * e.actors +
                    kMemoryPerInFlightMessage * in_flight;
   return e;
+}
+
+std::string simulated_clock_overflow(double simulated_seconds, bool before_run) {
+  return fmt::format(
+      "{} {:.3g} s of simulated time ({}), beyond the {:.0e} s (31.7 years) ddpsim's clock "
+      "resolves to the microsecond; some time or rate in the scenario is out of any realistic "
+      "range (compute.step_time or samples_per_second, bandwidths, latencies, "
+      "data.stall.duration, straggler factors, training.iterations)",
+      before_run ? "the simulated clock would overflow: the run lasts at least"
+                 : "the simulated clock overflowed: it reached",
+      simulated_seconds, human_seconds(simulated_seconds), kMaxSimulatedSeconds);
 }
 
 ResourceLimits machine_limits(double max_wall_seconds) {
@@ -215,6 +236,8 @@ void check_resources(const Scenario& s, const ResourceEstimate& e, const Resourc
   const SourceLocation where{s.source.empty() ? std::string("<scenario>") : s.source, 0, 0};
   const std::string fewer_gpus = fmt::format("simulate fewer GPUs (e.g. --set cluster.nodes={})",
                                              std::max(1, s.cluster.nodes / 2));
+  if (!(e.simulated_seconds <= kMaxSimulatedSeconds))
+    throw InputError(where, simulated_clock_overflow(e.simulated_seconds, true));
   if (e.actors > limits.max_actors) {
     throw InputError(
         where,

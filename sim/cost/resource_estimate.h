@@ -25,6 +25,8 @@ struct ResourceEstimate {
   double memory_bytes = 0;       // peak resident memory of the simulation process
   double platform_seconds = 0;   // building the platform and its route self-test
   double wall_seconds = 0;       // platform + all simulated steps (one run, no baseline)
+  double simulated_seconds = 0;  // at least this much simulated time: every step's compute on
+                                 // the slowest GPU (fixed or uniform stragglers)
   std::string sync_cost;         // how messages grow, e.g. "ring chunked: 2(p-1)p messages"
 };
 
@@ -33,6 +35,13 @@ struct ResourceLimits {
   double max_memory_bytes = 0;  // 0 = no memory limit
   double max_wall_seconds = 0;  // 0 = no time limit
 };
+
+// The simulated clock is a double in seconds: beyond 1e9 s (31.7 years) a step of one
+// microsecond no longer adds up exactly. A run that would go further is refused before it
+// starts, and one that gets there anyway is stopped and reported as what it is.
+constexpr double kMaxSimulatedSeconds = 1e9;
+// The message: `before_run` for the estimate, else for a clock that got there.
+std::string simulated_clock_overflow(double simulated_seconds, bool before_run);
 
 // Pure: depends on the scenario and its iteration plan (bucket count) only.
 ResourceEstimate estimate_resources(const Scenario& scenario, const IterationPlan& plan);
@@ -43,7 +52,8 @@ ResourceLimits machine_limits(double max_wall_seconds);
 
 // Throws InputError located at the scenario file when the estimate exceeds a limit. The message
 // names the limit, the estimate, and the cheaper mode (fewer GPUs, flow instead of chunked mode,
-// an analytic alpha-beta table, a longer --max-wall).
+// an analytic alpha-beta table, a longer --max-wall), or for the simulated clock the times that
+// make it overflow.
 void check_resources(const Scenario& scenario, const ResourceEstimate& estimate,
                      const ResourceLimits& limits);
 

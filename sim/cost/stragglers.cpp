@@ -39,7 +39,7 @@ double straggler_factor(const StragglerSpec& spec, uint64_t seed, int rank, int 
       const double u1 = std::max(seeded_uniform(seed, rank, s, 2), 1e-300);
       const double u2 = seeded_uniform(seed, rank, s, 3);
       const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
-      return std::exp(spec.sigma * std::fabs(z));
+      return std::min(std::exp(spec.sigma * std::fabs(z)), kMaxStragglerFactor);
     }
   }
   return 1.0;

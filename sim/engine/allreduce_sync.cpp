@@ -40,6 +40,7 @@ class AllReduceSync : public GradientSync {
     if (syncs(step)) done_[rank]->acquire();
   }
 
+  int peer_step(int step) const override { return syncs(step) ? step : -1; }
   double comm_busy(int rank) const override { return busy_[rank]; }
 
   std::vector<BucketReport> bucket_reports() const override {

@@ -137,8 +137,7 @@ void LoaderFeed::read_from_storage(int rank, int batch) {
   if (data_.storage == StorageKind::kLocal) {
     node_disks_[node]->read(whole_bytes(bytes));
   } else if (data_.client_shares_nic) {
-    if (counted(batch)) ctx_->transport->account(pf.storage, cpu, bytes);
-    sg4::Comm::sendto(pf.storage, cpu, whole_bytes(bytes));
+    ctx_->transport->transfer(pf.storage, cpu, bytes, counted(batch));
   } else {
     // Both constraints hold at once: the read ends when the slower of the two is done.
     sg4::IoPtr aggregate = store_disk_->read_async(whole_bytes(bytes));
@@ -199,8 +198,7 @@ void LoaderFeed::copy_loop(int rank) {
     lane.decoded->acquire();
     const double start = now();
     if (bytes > 0) {
-      if (counted(batch)) ctx_->transport->account(cpu, gpu, bytes);
-      sg4::Comm::sendto(cpu, gpu, whole_bytes(bytes));
+      ctx_->transport->transfer(cpu, gpu, bytes, counted(batch));
       // A calibration profile's measured pinned-copy rate caps the copy: it takes at least
       // bytes / h2d, and longer when the PCIe link it shares with the NIC is the slower.
       const double h2d = ctx_->plan->compute.h2d_bandwidth;

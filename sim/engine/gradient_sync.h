@@ -1,7 +1,10 @@
 // How a worker's gradients become updated parameters. The worker actor calls bucket_ready() as
 // backward fills each bucket (never blocks) and wait_synchronised() before the optimizer step
-// (blocks while synchronisation is not done). Implementations own their actors (NCCL-stream-like
-// communication actors, parameter servers) and account their busy time per rank.
+// (blocks while synchronisation is not done). Strategies whose forward pass waits per layer
+// (gates_forward: priority scheduling, TensorFlow-style pulls) return from wait_synchronised at
+// once; the next step's forward calls wait_layer() before each layer instead. Implementations own
+// their actors (NCCL-stream-like communication actors, parameter servers) and account their busy
+// time per rank.
 #pragma once
 
 #include <vector>
@@ -16,8 +19,14 @@ class GradientSync {
 
   virtual void bucket_ready(int rank, int step, int bucket) = 0;
   virtual void wait_synchronised(int rank, int step) = 0;
-  // False for parameter servers: the server applies the update, workers only pull.
+  virtual bool gates_forward() const { return false; }
+  // Blocks until the parameters of `layer` updated by step `step`'s synchronisation are in.
+  virtual void wait_layer(int /*rank*/, int /*step*/, int /*layer*/) {}
+  // False for parameter servers that apply the update: workers only pull.
   virtual bool worker_runs_optimizer() const { return true; }
+  // The step whose gradients from every GPU a wait for step `step` depends on (async parameter
+  // servers: step - staleness); < 0 when none. Splits waits into straggler and communication.
+  virtual int peer_step(int step) const { return step; }
 
   // Statistics over measured steps (step >= warmup), filled while the simulation runs.
   virtual double comm_busy(int rank) const = 0;                  // seconds, summed

@@ -1,5 +1,8 @@
 #include "sim/engine/simulation.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -9,9 +12,12 @@
 #include <vector>
 
 #include "sim/cost/memory_fit.h"
+#include "sim/cost/resource_estimate.h"
 #include "sim/engine/data_feed_factory.h"
+#include "sim/engine/link_usage.h"
 #include "sim/engine/run_context.h"
 #include "sim/engine/sync_factory.h"
+#include "sim/engine/trace_details.h"
 #include "sim/engine/worker.h"
 #include "sim/model/model_zoo.h"
 #include "sim/results/result_json.h"
@@ -38,8 +44,9 @@ Model build_or_throw(const ModelSpec& spec) {
 }
 
 // --max-wall: a daemon actor looks at the wall clock every `dt` of simulated time, adapting dt
-// so that it looks about every 10 ms of wall time (at least 16 times per single-GPU step), and
-// stops every actor once the deadline has passed.
+// so that it looks about every 10 ms of wall time (at least 16 times per single-GPU step, or
+// every thousandth of the simulated time so far), and stops every actor once the deadline has
+// passed, or once the simulated clock has overflowed (run_simulation reports that).
 void watch_wall_clock(std::chrono::steady_clock::time_point deadline, double max_dt) {
   using Clock = std::chrono::steady_clock;
   double dt = std::min(1e-6, max_dt);
@@ -47,13 +54,17 @@ void watch_wall_clock(std::chrono::steady_clock::time_point deadline, double max
   for (;;) {
     simgrid::s4u::this_actor::sleep_for(dt);
     const Clock::time_point now = Clock::now();
-    if (now >= deadline) {
+    // A clock run away is an overflow, not a deadline: the check after run() reports it.
+    if (now >= deadline || simgrid::s4u::Engine::get_clock() > kMaxSimulatedSeconds) {
       simgrid::s4u::Actor::kill_all();
       return;
     }
     const double wall = std::chrono::duration<double>(now - last).count();
     last = now;
-    if (wall < 0.005) dt = std::min(2 * dt, max_dt);
+    // Up to a thousandth of the clock as well: a run whose events lie centuries apart (a clock
+    // heading for overflow) reaches them in a few thousand looks, not in billions.
+    const double cap = std::max(max_dt, simgrid::s4u::Engine::get_clock() * 1e-3);
+    if (wall < 0.005) dt = std::min(2 * dt, cap);
     if (wall > 0.02) dt = std::max(dt / 2, 1e-12);
   }
 }
@@ -86,12 +97,14 @@ void summarise(const RunContext& ctx, const Model& model, SimulationResult* r) {
     Breakdown b = r->partial ? w.sum_done : w.sum;
     // Partial: this GPU's own completed measured steps (warmup steps are never summed).
     const int summed = r->partial ? std::max(w.steps_done - ctx.warmup(), 0) : measured;
-    for (double* v : {&b.data_wait, &b.forward, &b.backward, &b.exposed_comm, &b.optimizer})
+    for (double* v :
+         {&b.data_wait, &b.forward, &b.backward, &b.exposed_comm, &b.straggler_wait, &b.optimizer})
       *v = summed > 0 ? *v / summed : 0.0;
     r->breakdown.data_wait += b.data_wait / p;
     r->breakdown.forward += b.forward / p;
     r->breakdown.backward += b.backward / p;
     r->breakdown.exposed_comm += b.exposed_comm / p;
+    r->breakdown.straggler_wait += b.straggler_wait / p;
     r->breakdown.optimizer += b.optimizer / p;
     const double compute = b.forward + b.backward + b.optimizer;
     if (compute > slowest_compute) {
@@ -103,6 +116,7 @@ void summarise(const RunContext& ctx, const Model& model, SimulationResult* r) {
   if (r->iteration_time > 0) {
     r->comm_share = r->comm_time / r->iteration_time;
     r->exposed_comm_share = r->breakdown.exposed_comm / r->iteration_time;
+    r->straggler_share = r->breakdown.straggler_wait / r->iteration_time;
   }
   const int per = std::max(steps, 1);
   for (int c = 0; c < kLinkClasses; ++c)
@@ -114,9 +128,13 @@ void summarise(const RunContext& ctx, const Model& model, SimulationResult* r) {
   r->train_rate_per_gpu =
       step_alone > 0 ? s.training.batch_per_gpu * s.training.gradient_accumulation / step_alone : 0;
   r->data_rate_per_gpu = ctx.feed->rate_per_gpu();
+  r->links = link_usage(*ctx.meter, measured);
   r->trace = ctx.trace;
   ctx.sync->append_trace(&r->trace);
   ctx.feed->append_trace(&r->trace);
+  for (int rank = 0; rank < p; ++rank)
+    if (ctx.traced(rank, ctx.steps() - 1)) r->traced_gpus.push_back(rank);
+  add_trace_details(ctx, r);
   std::stable_sort(r->trace.begin(), r->trace.end(), [](const TraceEvent& a, const TraceEvent& b) {
     return a.gpu != b.gpu ? a.gpu < b.gpu : a.start < b.start;
   });
@@ -131,9 +149,10 @@ std::string bottleneck_label(const SimulationResult& r) {
   if (r.iteration_time <= 0) return "compute-bound";
   const double data = r.breakdown.data_wait / r.iteration_time;
   const double comm = r.breakdown.exposed_comm / r.iteration_time;
-  if (std::max(data, comm) >= 0.10)
-    return data >= comm ? "data-loading-bound" : "communication-bound";
-  return "compute-bound";
+  const double straggler = r.breakdown.straggler_wait / r.iteration_time;
+  if (std::max({data, comm, straggler}) < 0.10) return "compute-bound";
+  if (data >= comm && data >= straggler) return "data-loading-bound";
+  return comm >= straggler ? "communication-bound" : "straggler-bound";
 }
 
 Scenario single_gpu_baseline(const Scenario& scenario) {
@@ -141,6 +160,9 @@ Scenario single_gpu_baseline(const Scenario& scenario) {
   one.cluster.nodes = 1;
   one.cluster.gpus_per_node = 1;
   one.cluster.nic.count = 1;
+  // The lone GPU keeps its PCIe switch and uplink; a switch shared by more GPUs than the node
+  // now has would not divide them (the platform refuses that).
+  one.cluster.pcie_switch.gpus = std::min(one.cluster.pcie_switch.gpus, 1);
   one.sync.strategy = SyncStrategy::kAllReduce;
   one.sync.algorithm = AllReduceAlgorithm::kRing;
   one.sync.channels = 0;
@@ -153,6 +175,9 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
   const auto started = std::chrono::steady_clock::now();
   const Model model = build_or_throw(scenario.model);
   const IterationPlan plan = build_iteration_plan(scenario, model);
+  std::vector<std::string> warnings = scenario.cluster.calibration_warnings;
+  for (std::string& w : alpha_beta_warnings(scenario, plan.buckets))
+    warnings.push_back(std::move(w));
 
   int argc = 1;
   char arg0[] = "ddpsim";
@@ -176,8 +201,12 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
   ctx.scenario = &scenario;
   ctx.plan = &plan;
   ctx.platform = &platform;
-  ctx.trace_gpus = options.trace_gpus;
-  ctx.transport = std::make_unique<Transport>(platform, &ctx.traffic);
+  ctx.traced_ranks.assign(scenario.cluster.total_gpus(), false);
+  for (int rank : traced_ranks(scenario, options.trace)) ctx.traced_ranks[rank] = true;
+  ctx.meter = std::make_unique<LinkMeter>(platform);
+  if (scenario.training.warmup == 0) ctx.meter->open_window();
+  if (scenario.training.iterations == 1) ctx.meter->keep_details_from_now();
+  ctx.transport = std::make_unique<Transport>(platform, &ctx.traffic, ctx.meter.get());
   ctx.workers.resize(scenario.cluster.total_gpus());
   if (plan.compute.overlap_slowdown != 1.0)
     ctx.interference = std::make_unique<ComputeInterference>(scenario.cluster.total_gpus(),
@@ -197,6 +226,10 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
     })->daemonize();
   }
   engine.run();
+  ctx.meter->settle();
+  if (!(simgrid::s4u::Engine::get_clock() <= kMaxSimulatedSeconds))
+    throw InputError({scenario.source},
+                     simulated_clock_overflow(simgrid::s4u::Engine::get_clock(), false));
 
   SimulationResult result;
   result.scenario = scenario.name;
@@ -205,6 +238,10 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
   summarise(ctx, model, &result);
   result.memory = memory_report(scenario, model);
   result.notes = sync_notes(scenario);
+  if (!scenario.cluster.calibration.empty())
+    result.notes += "; links from " + scenario.cluster.calibration + " (" +
+                    fmt::format("{}", fmt::join(scenario.cluster.calibration_notes, "; ")) + ")";
+  result.warnings = std::move(warnings);
   if (ctx.interference) {
     char note[96];
     std::snprintf(note, sizeof note, "; compute %.3gx slower while its GPU communicates (%s)",
@@ -218,6 +255,8 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
                     std::to_string(scenario.training.iterations) + " steps";
   }
   result.bottleneck = bottleneck_label(result);
+  if (result.bottleneck == "communication-bound")
+    result.bottleneck_link = binding_links(result.links);
   // Stopped before every GPU finished one step: there is nothing to label.
   if (result.partial && result.iteration_time == 0) result.bottleneck = "unknown";
   return result;
@@ -236,7 +275,7 @@ SimulationResult simulate(const Scenario& scenario, const SimOptions& options) {
   SimulationResult result = run(scenario, options);
   if (options.baseline) {
     SimOptions quiet = options;
-    quiet.trace_gpus = 0;
+    quiet.trace = TraceGpus::none();
     const SimulationResult one =
         scenario.cluster.total_gpus() == 1 && scenario.stragglers.kind == StragglerKind::kNone
             ? result

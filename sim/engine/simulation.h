@@ -6,6 +6,7 @@
 // in the scaling efficiency.
 #pragma once
 
+#include "sim/engine/trace_selection.h"
 #include "sim/model/layer.h"
 #include "sim/results/result.h"
 #include "sim/scenario/scenario.h"
@@ -13,7 +14,7 @@
 namespace ddpsim {
 
 struct SimOptions {
-  int trace_gpus = 8;    // GPUs whose last step is recorded for the timeline
+  TraceGpus trace;       // GPUs whose last step is recorded for the timeline
   bool baseline = true;  // also run the single-GPU baseline (scaling efficiency)
   // Wall-clock budget of each run (0 = none). When it is spent every actor is stopped and the
   // result covers the steps all GPUs completed, with `partial` set.
@@ -27,8 +28,10 @@ SimulationResult simulate(const Scenario& scenario, const SimOptions& options = 
 // The single-GPU version of a scenario used as the scaling baseline.
 Scenario single_gpu_baseline(const Scenario& scenario);
 
-// Label from the breakdown: memory-infeasible, else data-loading-bound or communication-bound
-// when that wait is at least 10 % of the step (the larger wins), else compute-bound.
+// Label from the breakdown: memory-infeasible, else data-loading-bound, communication-bound or
+// straggler-bound when that wait (data wait, exposed communication, waiting for a slower GPU) is
+// at least 10 % of the step (the largest wins), else compute-bound. The links that bind a
+// communication-bound run are in result.bottleneck_link.
 std::string bottleneck_label(const SimulationResult& result);
 
 }  // namespace ddpsim

@@ -6,8 +6,12 @@
 #include "sim/cost/collective_formulas.h"
 #include "sim/engine/allreduce_sync.h"
 #include "sim/engine/ps_sync.h"
+#include "sim/engine/scheduled_allreduce.h"
+#include "sim/profile/alpha_beta_use.h"
 #include "sim/profile/profile_yaml.h"
+#include "sim/scenario/enum_names.h"
 #include "sim/util/input_error.h"
+#include "sim/util/units.h"
 
 namespace ddpsim {
 namespace {
@@ -40,6 +44,22 @@ PlatformExtras platform_extras(const Scenario& s) {
   return extras;
 }
 
+std::vector<std::string> alpha_beta_warnings(const Scenario& s,
+                                             const std::vector<Bucket>& buckets) {
+  if (!uses_alpha_beta(s) || s.sync.alpha_beta_table.empty() ||
+      s.sync.strategy == SyncStrategy::kParameterServer)
+    return {};
+  const auto sweeps = load_alpha_beta_sweeps(s.sync.alpha_beta_table);
+  auto it = sweeps.find(s.sync.algorithm);
+  if (it == sweeps.end()) it = sweeps.find(AllReduceAlgorithm::kAuto);
+  if (it == sweeps.end()) return {};  // make_allreduce says so
+  std::vector<double> bytes;
+  for (const Bucket& b : buckets) bytes.push_back(b.bytes);
+  SourceLocation where = s.sync.alpha_beta_where;
+  if (where.file.empty()) where.file = s.sync.alpha_beta_table;
+  return check_alpha_beta_use(it->second, s.cluster, bytes, s.sync.alpha_beta_table, where);
+}
+
 std::unique_ptr<AllReduce> make_allreduce(const Scenario& s, Transport* transport) {
   if (uses_alpha_beta(s)) {
     AlphaBetaTable table = alpha_beta_table(s);
@@ -50,31 +70,36 @@ std::unique_ptr<AllReduce> make_allreduce(const Scenario& s, Transport* transpor
                            "' nor for 'auto'; add them or choose an algorithm it has");
     return make_alpha_beta_allreduce(transport, s.sync.algorithm, std::move(table));
   }
+  const CollectiveCost cost{s.sync.latency_model, s.sync.protocol};
   switch (s.sync.algorithm) {
     case AllReduceAlgorithm::kRing:
-      return make_ring_allreduce(transport, s.sync.mode, s.sync.channels);
+      return make_ring_allreduce(transport, s.sync.mode, s.sync.channels, cost);
     case AllReduceAlgorithm::kTree:
-      return make_tree_allreduce(transport, s.sync.channels);
+      return make_tree_allreduce(transport, s.sync.channels, cost);
     case AllReduceAlgorithm::kHalvingDoubling:
       return make_halving_doubling_allreduce(transport);
     case AllReduceAlgorithm::kHierarchical:
       return make_hierarchical_allreduce(transport);
     case AllReduceAlgorithm::kAuto:
-      return make_auto_allreduce(transport, s.sync.mode, s.sync.channels);
+      return make_auto_allreduce(transport, s.sync.mode, s.sync.channels, cost);
   }
   throw std::logic_error("unknown all-reduce algorithm");
 }
 
 std::unique_ptr<GradientSync> make_gradient_sync(RunContext* ctx) {
   const Scenario& s = *ctx->scenario;
+  const int period = s.sync.strategy == SyncStrategy::kLocalSgd ? s.sync.local_sgd_period : 1;
   switch (s.sync.strategy) {
     case SyncStrategy::kAllReduce:
-      return make_allreduce_sync(ctx, make_allreduce(s, ctx->transport.get()), 1);
     case SyncStrategy::kLocalSgd:
-      return make_allreduce_sync(ctx, make_allreduce(s, ctx->transport.get()),
-                                 s.sync.local_sgd_period);
+      if (s.sync.fusion.enabled)
+        return make_fusion_sync(ctx, make_allreduce(s, ctx->transport.get()), period);
+      if (s.sync.schedule == CommSchedule::kPriority)
+        return make_priority_sync(ctx, make_allreduce(s, ctx->transport.get()), period);
+      return make_allreduce_sync(ctx, make_allreduce(s, ctx->transport.get()), period);
     case SyncStrategy::kParameterServer:
-      return make_ps_sync(ctx, ps_layout(s, *ctx->platform));
+      return make_ps_sync(ctx, ps_layout(s, *ctx->platform),
+                          s.sync.ps.placement == PsPlacement::kByteps ? s.cluster.nodes : -1);
   }
   throw std::logic_error("unknown sync strategy");
 }
@@ -106,14 +131,32 @@ std::string sync_notes(const Scenario& s) {
     notes += (ps.mode == PsMode::kSync ? std::string("sync")
                                        : "async (staleness " + std::to_string(ps.staleness) +
                                              "; samples/s sums the workers' own rates)");
+    notes += ", " + units::format_bytes(s.sync.partition) + " partitions placed by " +
+             enum_name(ps.key_placement) + ", update on the " + enum_name(ps.update) + ", pull " +
+             enum_name(ps.pull);
+    if (s.sync.schedule == CommSchedule::kPriority) notes += ", priority scheduling";
   } else {
     notes += std::string(" / ") + algorithm_name(s.sync.algorithm);
     if (uses_alpha_beta(s))
       notes += " (alpha-beta table " + s.sync.alpha_beta_table + ": measured times, no links)";
-    else if (s.sync.algorithm == AllReduceAlgorithm::kRing)
-      notes += s.sync.mode == CollectiveMode::kFlow ? " (flow mode)" : " (chunked mode)";
+    else if (s.sync.algorithm == AllReduceAlgorithm::kRing &&
+             s.sync.mode == CollectiveMode::kChunked)
+      notes += " (chunked mode, alpha latency)";
+    else if (s.sync.algorithm == AllReduceAlgorithm::kRing ||
+             s.sync.algorithm == AllReduceAlgorithm::kTree ||
+             s.sync.algorithm == AllReduceAlgorithm::kAuto)
+      notes += s.sync.latency_model == LatencyModel::kNccl ? " (flow mode, NCCL latency model)"
+                                                           : " (flow mode, alpha latency)";
     else
       notes += " (flow mode)";
+    if (s.sync.fusion.enabled)
+      notes += ", Horovod fusion (" + units::format_bytes(s.sync.fusion.threshold) +
+               " buffers every " + units::format_duration(s.sync.fusion.cycle_time) + ")";
+    else if (s.sync.schedule == CommSchedule::kPriority)
+      notes += ", priority scheduling (ByteScheduler, " + units::format_bytes(s.sync.partition) +
+               " partitions)";
+    else if (s.sync.bucket_cap <= 0)
+      notes += ", one all-reduce per tensor";
     if (s.sync.strategy == SyncStrategy::kLocalSgd)
       notes += ", weights averaged every " + std::to_string(s.sync.local_sgd_period) + " steps";
   }

@@ -1,5 +1,6 @@
 #include "sim/engine/worker.h"
 
+#include <algorithm>
 #include <simgrid/s4u.hpp>
 #include <string>
 
@@ -29,15 +30,53 @@ void compute(RunContext* ctx, int rank, int step, double seconds, double* bucket
     ctx->trace.push_back({rank, "compute", name, start, now()});
 }
 
+// This GPU's last gradient of `step` is ready: the straggler rule below needs the latest such
+// moment over all GPUs.
+void report_grads_ready(RunContext* ctx, int rank, int step) {
+  if (ctx->last_grads_ready.empty()) {
+    ctx->last_grads_ready.assign(ctx->steps(), -1.0);
+    ctx->grads_reported.assign(ctx->steps(), 0);
+  }
+  ctx->workers[rank].grads_ready[step] = now();
+  ctx->last_grads_ready[step] = std::max(ctx->last_grads_ready[step], now());
+  ++ctx->grads_reported[step];
+}
+
+// Books a synchronisation wait that began at `start` and ended now. The part before the last GPU
+// had produced the gradients this wait depends on (step `peer_step`) is waiting for a slower peer
+// (straggler_wait): no bandwidth would have shortened it. The rest is exposed communication. The
+// rule is the same for every strategy: all-reduce, parameter servers, local SGD.
+void book_wait(RunContext* ctx, int rank, int step, int peer_step, double start,
+               const std::string& name) {
+  const double waited = now() - start;
+  if (waited <= 0) return;
+  double straggler = 0;
+  if (peer_step >= 0 && !ctx->last_grads_ready.empty())
+    straggler = std::clamp(ctx->last_grads_ready[peer_step] - start, 0.0, waited);
+  if (ctx->measured(step)) {
+    Breakdown& sum = ctx->workers[rank].sum;
+    sum.straggler_wait += straggler;
+    sum.exposed_comm += waited - straggler;
+  }
+  if (ctx->traced(rank, step)) {
+    if (straggler > 0)
+      ctx->trace.push_back({rank, "compute", "wait for a slower GPU", start, start + straggler});
+    if (waited > straggler) ctx->trace.push_back({rank, "compute", name, start + straggler, now()});
+  }
+}
+
 }  // namespace
 
 void run_worker(RunContext* ctx, int rank) {
   const Scenario& s = *ctx->scenario;
   const IterationPlan& plan = *ctx->plan;
+  GradientSync& sync = *ctx->sync;
   WorkerStats& stats = ctx->workers[rank];
   const int micro_batches = s.training.gradient_accumulation;
   const int buckets = static_cast<int>(plan.buckets.size());
+  const bool gated = sync.gates_forward();
   stats.step_end.assign(ctx->steps(), 0.0);
+  stats.grads_ready.assign(ctx->steps(), -1.0);
 
   for (int step = 0; step < ctx->steps(); ++step) {
     const double slow = straggler_factor(s.stragglers, s.seed, rank, step);
@@ -49,7 +88,22 @@ void run_worker(RunContext* ctx, int rank) {
       if (ctx->traced(rank, step) && now() > wait_start)
         ctx->trace.push_back({rank, "compute", "data wait", wait_start, now()});
 
-      compute(ctx, rank, step, plan.compute.forward * slow, &sum.forward, "forward");
+      if (gated && micro == 0 && step > 0) {
+        // Each layer waits only for its own parameters from the previous step (and applies its
+        // part of the optimizer step when the worker runs it), so pulls overlap this forward.
+        for (size_t l = 0; l < plan.compute.layers.size(); ++l) {
+          const double start = now();
+          sync.wait_layer(rank, step - 1, static_cast<int>(l));
+          book_wait(ctx, rank, step, sync.peer_step(step - 1), start, "wait for parameters");
+          if (sync.worker_runs_optimizer())
+            compute(ctx, rank, step, plan.compute.optimizer * plan.optimizer_share[l] * slow,
+                    &sum.optimizer, "optimizer, layer " + std::to_string(l));
+          compute(ctx, rank, step, plan.compute.layers[l].forward * slow, &sum.forward,
+                  "forward, layer " + std::to_string(l));
+        }
+      } else {
+        compute(ctx, rank, step, plan.compute.forward * slow, &sum.forward, "forward");
+      }
       const bool last = micro == micro_batches - 1;
       if (!last) {
         // DDP no_sync(): gradients accumulate locally, nothing is reduced.
@@ -59,23 +113,27 @@ void run_worker(RunContext* ctx, int rank) {
       for (int b = 0; b < buckets; ++b) {
         compute(ctx, rank, step, plan.backward_segments[b] * slow, &sum.backward,
                 "backward to bucket " + std::to_string(b));
-        if (s.sync.overlap) ctx->sync->bucket_ready(rank, step, b);
+        if (s.sync.overlap) {
+          if (b == buckets - 1) report_grads_ready(ctx, rank, step);
+          sync.bucket_ready(rank, step, b);
+        }
       }
       compute(ctx, rank, step, plan.backward_segments[buckets] * slow, &sum.backward,
               "backward tail");
-      if (!s.sync.overlap)
-        for (int b = 0; b < buckets; ++b) ctx->sync->bucket_ready(rank, step, b);
+      if (!s.sync.overlap || buckets == 0) {
+        report_grads_ready(ctx, rank, step);
+        for (int b = 0; b < buckets; ++b) sync.bucket_ready(rank, step, b);
+      }
     }
     const double sync_start = now();
-    ctx->sync->wait_synchronised(rank, step);
-    if (ctx->measured(step)) sum.exposed_comm += now() - sync_start;
-    if (ctx->traced(rank, step) && now() > sync_start)
-      ctx->trace.push_back({rank, "compute", "wait for gradients", sync_start, now()});
-    if (ctx->sync->worker_runs_optimizer())
+    sync.wait_synchronised(rank, step);
+    book_wait(ctx, rank, step, sync.peer_step(step), sync_start, "wait for gradients");
+    if (sync.worker_runs_optimizer() && !gated)
       compute(ctx, rank, step, plan.compute.optimizer * slow, &sum.optimizer, "optimizer");
     stats.step_end[step] = now();
     stats.steps_done = step + 1;
     stats.sum_done = sum;
+    ctx->step_finished(step);
   }
 }
 

@@ -14,6 +14,7 @@ std::vector<Layer> gpt2(const Gpt2Config& c, int64_t seq) {
   Layers L;
   const int64_t d = c.hidden;
   const int64_t n = seq * d;
+  const int64_t inner = c.inner > 0 ? c.inner : 4 * d;
   // wte is listed once, here; lm_head's gradient accumulates into it, and this layer is the last
   // in backward, so the tensor is ready exactly when DDP would find it ready.
   embedding(L, "transformer.wte", seq, c.vocab, d);
@@ -29,15 +30,15 @@ std::vector<Layer> gpt2(const Gpt2Config& c, int64_t seq) {
     dropout(L, p + "attn.resid_dropout", n, false);
     add(L, p + "residual1", n, true);
     layernorm(L, p + "ln_2", seq, d);
-    linear(L, p + "mlp.c_fc", seq, d, 4 * d, true);
-    gelu(L, p + "mlp.act", seq * 4 * d);
-    linear(L, p + "mlp.c_proj", seq, 4 * d, d, true, false, false);
+    linear(L, p + "mlp.c_fc", seq, d, inner, true);
+    gelu(L, p + "mlp.act", seq * inner);
+    linear(L, p + "mlp.c_proj", seq, inner, d, true, false, false);
     dropout(L, p + "mlp.dropout", n, false);
     add(L, p + "residual2", n, true);
   }
   layernorm(L, "transformer.ln_f", seq, d);
   // The logits are returned to the caller, so they stay alive through backward.
-  linear(L, "lm_head", seq, d, c.vocab, false, /*tied=*/true);
+  linear(L, "lm_head", seq, d, c.vocab, false, /*tied=*/c.tied);
   cross_entropy(L, "loss", seq, c.vocab);
   return L;
 }

@@ -14,6 +14,13 @@ Layer& append(Layers& out, const std::string& name, LayerKind kind) {
   return l;
 }
 
+// "<layer>.weight" then "<layer>.bias" for the tensors the layer owns, as PyTorch names them.
+void name_weight_bias(Layer& l) {
+  l.param_names.clear();
+  if (l.param_tensors.size() >= 1) l.param_names.push_back(l.name + ".weight");
+  if (l.param_tensors.size() >= 2) l.param_names.push_back(l.name + ".bias");
+}
+
 // PyTorch's output size for conv and pooling (floor mode).
 int64_t out_size(int64_t in, int k, int stride, int pad) { return (in + 2 * pad - k) / stride + 1; }
 
@@ -34,6 +41,7 @@ Image conv2d(Layers& out, const std::string& name, Image in, int64_t out_channel
   const int64_t weight = out_channels * in.c * k.kh * k.kw;
   l.param_tensors =
       bias ? std::vector<int64_t>{weight, out_channels} : std::vector<int64_t>{weight};
+  name_weight_bias(l);
   l.fwd_flops = 2.0 * in.c * k.kh * k.kw * static_cast<double>(o.elems());
   l.fwd_bytes = static_cast<double>(in.elems() + o.elems());
   l.activation_elems = static_cast<double>(o.elems());
@@ -46,6 +54,7 @@ Image batchnorm2d(Layers& out, const std::string& name, Image in) {
   Layer& l = append(out, name, LayerKind::kBatchNorm);
   const double n = static_cast<double>(in.elems());
   l.param_tensors = {in.c, in.c};  // weight (gamma), bias (beta); running stats are buffers
+  name_weight_bias(l);
   l.fwd_flops = kNormFlops * n;
   l.fwd_bytes = 3 * n;  // statistics pass + normalise pass read the input; one write
   l.activation_elems = n;
@@ -119,6 +128,20 @@ void tanh_activation(Layers& out, const std::string& name, int64_t elems) {
   elementwise(out, name, LayerKind::kActivation, elems, kTanhFlops, 2, 1);
 }
 
+void silu(Layers& out, const std::string& name, int64_t elems) {
+  elementwise(out, name, LayerKind::kActivation, elems, kSiluFlops, 2, 1);
+}
+
+void multiply(Layers& out, const std::string& name, int64_t elems, bool kept) {
+  elementwise(out, name, LayerKind::kElementwise, elems, 1, 3, kept ? 1 : 0);
+}
+
+void rotary(Layers& out, const std::string& name, int64_t elems) {
+  // rotate_half reads x and writes a copy; x * cos + copy * sin reads both and writes the
+  // result (the cos and sin tables are per position, shared by the batch).
+  elementwise(out, name, LayerKind::kElementwise, elems, kRotaryFlops, 5, 1);
+}
+
 void dropout(Layers& out, const std::string& name, int64_t elems, bool kept) {
   elementwise(out, name, LayerKind::kDropout, elems, kDropoutFlops, 2 + kMaskBytesAsElems,
               (kept ? 1 : 0) + kMaskBytesAsElems);
@@ -136,12 +159,14 @@ void concat(Layers& out, const std::string& name, int64_t elems, std::vector<int
             bool kept) {
   Layer& l = elementwise(out, name, LayerKind::kElementwise, elems, 0, 2, kept ? 1 : 0);
   l.param_tensors = std::move(params);
+  for (size_t i = 0; i < l.param_tensors.size(); ++i) l.param_names.push_back(name);
 }
 
 void add_parameter(Layers& out, const std::string& name, int64_t elems, int64_t param_elems) {
   // The parameter is read once per batch, so per sample only the activation is read and written.
   Layer& l = elementwise(out, name, LayerKind::kElementwise, elems, kAddFlops, 2, 1);
   l.param_tensors = {param_elems};
+  l.param_names = {name};
 }
 
 void linear(Layers& out, const std::string& name, int64_t tokens, int64_t in_features,
@@ -150,6 +175,7 @@ void linear(Layers& out, const std::string& name, int64_t tokens, int64_t in_fea
   if (!tied) {
     l.param_tensors = {in_features * out_features};
     if (bias) l.param_tensors.push_back(out_features);
+    name_weight_bias(l);
   }
   const double t = static_cast<double>(tokens);
   l.fwd_flops = 2.0 * t * static_cast<double>(in_features) * static_cast<double>(out_features);
@@ -161,6 +187,7 @@ void linear(Layers& out, const std::string& name, int64_t tokens, int64_t in_fea
 void layernorm(Layers& out, const std::string& name, int64_t tokens, int64_t dim) {
   Layer& l = append(out, name, LayerKind::kLayerNorm);
   l.param_tensors = {dim, dim};  // weight, bias
+  name_weight_bias(l);
   const double n = static_cast<double>(tokens) * static_cast<double>(dim);
   l.fwd_flops = kNormFlops * n;
   l.fwd_bytes = 3 * n;
@@ -169,10 +196,23 @@ void layernorm(Layers& out, const std::string& name, int64_t tokens, int64_t dim
   l.dims = {tokens * dim, dim};
 }
 
+void rmsnorm(Layers& out, const std::string& name, int64_t tokens, int64_t dim) {
+  Layer& l = append(out, name, LayerKind::kLayerNorm);
+  l.param_tensors = {dim};  // weight only
+  name_weight_bias(l);
+  const double n = static_cast<double>(tokens) * static_cast<double>(dim);
+  l.fwd_flops = kRmsNormFlops * n;
+  l.fwd_bytes = 3 * n;  // read for the mean square, read to scale, write
+  l.activation_elems = n + static_cast<double>(tokens);  // output + rstd per row
+  l.bwd_flops_factor = 1.0;
+  l.dims = {tokens * dim, dim};
+}
+
 void embedding(Layers& out, const std::string& name, int64_t tokens, int64_t rows, int64_t dim,
                bool owns_table) {
   Layer& l = append(out, name, LayerKind::kEmbedding);
   if (owns_table) l.param_tensors = {rows * dim};
+  name_weight_bias(l);
   const double n = static_cast<double>(tokens) * static_cast<double>(dim);
   // A gather: no arithmetic, but its backward scatter-adds one element per gathered element, so
   // the copy is counted as one FLOP per element with a 1x backward.
@@ -184,7 +224,7 @@ void embedding(Layers& out, const std::string& name, int64_t tokens, int64_t row
 }
 
 void attention_core(Layers& out, const std::string& name, int64_t q_tokens, int64_t kv_tokens,
-                    int64_t dim, int64_t heads, bool with_dropout, bool fused) {
+                    int64_t dim, int64_t heads, bool with_dropout, bool fused, int64_t kv_heads) {
   Layer& l = append(out, name, LayerKind::kAttention);
   const double q = static_cast<double>(q_tokens);
   const double kv = static_cast<double>(kv_tokens);
@@ -193,7 +233,11 @@ void attention_core(Layers& out, const std::string& name, int64_t q_tokens, int6
   const double dropout_flops = with_dropout ? kDropoutFlops : 0;
   // Q K^T and P V: each q*kv*d multiply-accumulates summed over heads. Then scale, mask, softmax.
   l.fwd_flops = 2 * (2 * q * kv * d) + scores * (1 + 1 + kSoftmaxFlops + dropout_flops);
-  const double qkv_io = 2 * q * d + 2 * kv * d;  // read Q, K, V; write the context
+  // Grouped-query attention: keys and values have kv_heads of the heads' width each.
+  const double kv_d = kv_heads > 0 && heads > 0
+                          ? d * static_cast<double>(kv_heads) / static_cast<double>(heads)
+                          : d;
+  const double qkv_io = 2 * q * d + 2 * kv * kv_d;  // read Q, K, V; write the context
   if (fused) {
     l.fwd_bytes = qkv_io;
     l.activation_elems = q * d + static_cast<double>(heads) * q;  // output + logsumexp per row

@@ -36,6 +36,9 @@ constexpr double kNormFlops = 8;     // training BN/LN: mean, variance, normalis
 constexpr double kSoftmaxFlops = 5;  // max, subtract, exp, sum, divide
 constexpr double kDropoutFlops = 2;  // random draw compared with p, multiply by mask/(1-p)
 constexpr double kAddFlops = 1;
+constexpr double kSiluFlops = 4;            // x * sigmoid(x): exp, add, divide, multiply
+constexpr double kRmsNormFlops = 4;         // square, mean, scale by rsqrt, multiply by the weight
+constexpr double kRotaryFlops = 3;          // x * cos + rotate_half(x) * sin
 constexpr double kMaskBytesAsElems = 0.25;  // a bool mask next to fp32 activations
 
 struct Image {
@@ -63,6 +66,16 @@ Image adaptive_avgpool2d(Layers& out, const std::string& name, Image in, int64_t
 void relu(Layers& out, const std::string& name, int64_t elems, bool inplace);
 void gelu(Layers& out, const std::string& name, int64_t elems);
 void tanh_activation(Layers& out, const std::string& name, int64_t elems);
+// SiLU (swish), the gate activation of Llama's SwiGLU MLP; its output is kept (the product
+// saves it).
+void silu(Layers& out, const std::string& name, int64_t elems);
+// out = a * b of two activations (SwiGLU's act(gate) * up); both operands are kept by the
+// product's backward, counted at their producers; `kept`: the product itself is saved later.
+void multiply(Layers& out, const std::string& name, int64_t elems, bool kept);
+// Rotary position embedding applied to queries and keys (`elems` = both together), eager: a
+// rotate_half copy, two multiplies by the cos/sin tables, an add. Its outputs feed attention,
+// which keeps them.
+void rotary(Layers& out, const std::string& name, int64_t elems);
 // `kept`: the output is saved by a later backward (false when it feeds only an add).
 void dropout(Layers& out, const std::string& name, int64_t elems, bool kept = true);
 // out = a + b (residual, position embedding, ...). `kept`: the sum is a new tensor that a later
@@ -78,12 +91,16 @@ void concat(Layers& out, const std::string& name, int64_t elems, std::vector<int
 void add_parameter(Layers& out, const std::string& name, int64_t elems, int64_t param_elems);
 
 // ---- token layers: `tokens` rows of `dim` features per sample
+// Every builder that adds parameter tensors names them as PyTorch does: "<layer>.weight",
+// "<layer>.bias" (a lone learned tensor takes the layer's own name).
 // nn.Linear / HF Conv1D: weight then bias. `tied` = the weight belongs to an embedding and is
 // listed there (GPT-2's lm_head, fairseq's output projection): no parameter tensors here.
 // `kept` as for dropout.
 void linear(Layers& out, const std::string& name, int64_t tokens, int64_t in_features,
             int64_t out_features, bool bias, bool tied = false, bool kept = true);
 void layernorm(Layers& out, const std::string& name, int64_t tokens, int64_t dim);
+// RMSNorm (Llama, Mistral): a weight and no bias, no mean subtraction.
+void rmsnorm(Layers& out, const std::string& name, int64_t tokens, int64_t dim);
 // nn.Embedding lookup of `tokens` rows from a (rows x dim) table; `owns_table` is false where a
 // shared table was already listed by an earlier layer.
 void embedding(Layers& out, const std::string& name, int64_t tokens, int64_t rows, int64_t dim,
@@ -91,9 +108,10 @@ void embedding(Layers& out, const std::string& name, int64_t tokens, int64_t row
 // softmax(Q K^T / sqrt(d_head) + mask) V for all heads: the two batched matmuls, scale, mask,
 // softmax and (if `dropout`) attention dropout. `fused` = one flash/SDPA kernel that never
 // writes the heads x q x kv probabilities to memory; otherwise the unfused eager path, which
-// writes and keeps them.
+// writes and keeps them. `kv_heads` < heads is grouped-query attention (Llama-2 70B, Llama-3,
+// Mistral): the same FLOPs, fewer key and value elements to read (0 = heads).
 void attention_core(Layers& out, const std::string& name, int64_t q_tokens, int64_t kv_tokens,
-                    int64_t dim, int64_t heads, bool dropout, bool fused);
+                    int64_t dim, int64_t heads, bool dropout, bool fused, int64_t kv_heads = 0);
 // Cross-entropy over `classes` logits for each of `tokens` positions (log-softmax + NLL).
 void cross_entropy(Layers& out, const std::string& name, int64_t tokens, int64_t classes);
 

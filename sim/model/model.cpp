@@ -8,6 +8,12 @@ int64_t Model::params() const {
   return n;
 }
 
+int64_t Model::frozen_params() const {
+  int64_t n = 0;
+  for (const Layer& l : layers) n += l.frozen_params();
+  return n;
+}
+
 double Model::fwd_flops() const {
   double f = 0;
   for (const Layer& l : layers) f += l.fwd_flops;

@@ -7,6 +7,8 @@
 // - GPT-2: default and maximum 1024, the context it was trained with (n_positions).
 // - transformer-big: default 128 source and 128 target tokens per sentence pair (with a batch
 //   of 28 that is fairseq's --max-tokens 3584); at most 1024 (max_source/target_positions).
+// - Llama-2, Llama-3, Mistral (built from their config.json, hf_config.h): default
+//   max_position_embeddings, at most 8192; at most max_position_embeddings.
 // - ViT-B/16 always has 197 tokens and the CNNs and the MLP have no sequence: giving one is an
 //   error rather than being silently ignored.
 #include "sim/model/model_zoo.h"
@@ -17,6 +19,8 @@
 #include <vector>
 
 #include "sim/model/architectures.h"
+#include "sim/model/hf_config.h"
+#include "sim/model/hf_zoo_configs.h"
 
 namespace ddpsim {
 namespace {
@@ -85,15 +89,17 @@ std::vector<Recipe> make_recipes() {
   r.push_back(fixed("vit-b16", "ViT-B/16 (torchvision vit_b_16), 224x224, 197 tokens", "images",
                     zoo::vit_b16));
   r.push_back(sequence("bert-base", "BERT-base encoder + pooler (HF BertModel)", 128, 512,
-                       [base](int seq) { return zoo::bert(base, seq, false); }));
+                       [base](int seq) { return zoo::bert(base, seq, zoo::BertHead::kPooler); }));
   r.push_back(sequence("bert-large", "BERT-large encoder + pooler (HF BertModel)", 128, 512,
-                       [large](int seq) { return zoo::bert(large, seq, false); }));
-  r.push_back(sequence("bert-base-squad",
-                       "BERT-base + SQuAD span head (HF BertForQuestionAnswering, no pooler)", 128,
-                       512, [base](int seq) { return zoo::bert(base, seq, true); }));
-  r.push_back(sequence("bert-large-squad",
-                       "BERT-large + SQuAD span head (HF BertForQuestionAnswering, no pooler)", 128,
-                       512, [large](int seq) { return zoo::bert(large, seq, true); }));
+                       [large](int seq) { return zoo::bert(large, seq, zoo::BertHead::kPooler); }));
+  r.push_back(sequence(
+      "bert-base-squad", "BERT-base + SQuAD span head (HF BertForQuestionAnswering, no pooler)",
+      128, 512,
+      [base](int seq) { return zoo::bert(base, seq, zoo::BertHead::kQuestionAnswering); }));
+  r.push_back(sequence(
+      "bert-large-squad", "BERT-large + SQuAD span head (HF BertForQuestionAnswering, no pooler)",
+      128, 512,
+      [large](int seq) { return zoo::bert(large, seq, zoo::BertHead::kQuestionAnswering); }));
   r.push_back(sequence("gpt2", "GPT-2 small, LM head tied to wte (HF GPT2LMHeadModel)", 1024, 1024,
                        [small](int seq) { return zoo::gpt2(small, seq); }));
   r.push_back(sequence("gpt2-medium", "GPT-2 medium, LM head tied to wte (HF)", 1024, 1024,
@@ -104,6 +110,19 @@ std::vector<Recipe> make_recipes() {
                        [xl](int seq) { return zoo::gpt2(xl, seq); }));
   r.push_back(sequence("transformer-big", "Transformer big (fairseq WMT En-De, shared 32768 vocab)",
                        128, 1024, [](int seq) { return zoo::transformer_big(seq); }));
+  // LLMs from their published config.json (scenarios/models/hf/), compiled in.
+  for (const HfZooConfig& z : hf_zoo_configs()) {
+    const HfConfig config = parse_hf_config(z.json, z.path, z.key);
+    r.push_back(Recipe{{z.key, z.description},
+                       "sequences",
+                       hf_default_sequence(config),
+                       hf_max_sequence(config),
+                       [config](const ModelSpec&, int seq) {
+                         Model m;
+                         build_hf_model(config, seq, &m, nullptr);
+                         return m.layers;
+                       }});
+  }
   r.push_back(Recipe{{"mlp", "MLP: Linear+ReLU with bias, widths from model.layers"},
                      "samples",
                      0,
@@ -172,6 +191,12 @@ const std::vector<ZooEntry>& model_zoo() {
 }
 
 bool build_model(const ModelSpec& spec, Model* out, std::string* error) {
+  if (spec.loaded) {
+    *out = *spec.loaded;
+    return true;
+  }
+  if (!spec.file.empty() || !spec.hf_config.empty())
+    return fail(error, "model.file and model.hf_config are read by the scenario loader");
   const Recipe* recipe = nullptr;
   for (const Recipe& r : recipes()) {
     if (r.entry.key == spec.name) recipe = &r;
@@ -187,7 +212,7 @@ bool build_model(const ModelSpec& spec, Model* out, std::string* error) {
   if (spec.sequence_length > 0 && recipe->default_sequence == 0) {
     return fail(error, "model '" + key +
                            "' has no sequence length (model.sequence_length applies to the bert, "
-                           "gpt2 and transformer-big models)");
+                           "gpt2, transformer-big, llama and mistral models)");
   }
   if (spec.sequence_length > recipe->max_sequence && recipe->default_sequence > 0) {
     return fail(error, "model.sequence_length for '" + key + "' must be at most " +

@@ -45,4 +45,44 @@ std::vector<Layer> vit_b16() {
   return L;
 }
 
+// Hugging Face's ViT has the same blocks under other names (query/key/value as three linears,
+// layernorm_before/after), cls_token and position_embeddings registered on the embeddings
+// (parameters() lists them before the patch projection), and attention as SDPA.
+std::vector<Layer> hf_vit(const VitConfig& c, const std::string& prefix) {
+  Layers L;
+  const int64_t d = c.hidden;
+  const std::string e = prefix + "embeddings.";
+  const Image patches =
+      conv2d(L, e + "patch_embeddings.projection", Image{c.channels, c.image, c.image}, d,
+             square(static_cast<int>(c.patch), static_cast<int>(c.patch)), true);
+  const int64_t tokens = patches.h * patches.w + 1;
+  const int64_t n = tokens * d;
+  concat(L, e + "cls_token", n, {d}, false);
+  add_parameter(L, e + "position_embeddings", n, tokens * d);
+  for (int64_t i = 0; i < c.layers; ++i) {
+    const std::string p = prefix + "encoder.layer." + std::to_string(i) + ".";
+    layernorm(L, p + "layernorm_before", tokens, d);
+    linear(L, p + "attention.attention.query", tokens, d, d, c.qkv_bias);
+    linear(L, p + "attention.attention.key", tokens, d, d, c.qkv_bias);
+    linear(L, p + "attention.attention.value", tokens, d, d, c.qkv_bias);
+    attention_core(L, p + "attention.attention.core", tokens, tokens, d, c.heads, false, true);
+    linear(L, p + "attention.output.dense", tokens, d, d, true, false, false);
+    add(L, p + "residual1", n, true);
+    layernorm(L, p + "layernorm_after", tokens, d);
+    linear(L, p + "intermediate.dense", tokens, d, c.intermediate, true);
+    gelu(L, p + "intermediate.intermediate_act_fn", tokens * c.intermediate);
+    linear(L, p + "output.dense", tokens, c.intermediate, d, true, false, false);
+    add(L, p + "residual2", n, true);
+  }
+  layernorm(L, prefix + "layernorm", tokens, d);
+  if (c.classes > 0) {
+    linear(L, "classifier", 1, d, c.classes, true);  // on the [CLS] token
+    cross_entropy(L, "loss", 1, c.classes);
+  } else {
+    linear(L, prefix + "pooler.dense", 1, d, d, true);
+    tanh_activation(L, prefix + "pooler.activation", d);
+  }
+  return L;
+}
+
 }  // namespace ddpsim::zoo

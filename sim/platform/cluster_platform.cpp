@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/platform/node_paths.h"
+
 namespace ddpsim {
 namespace {
 
@@ -81,6 +83,15 @@ class Builder {
             "pcie and nic bandwidths must be > 0");
     require(s.intra_node.kind == IntraNodeKind::kPcie || s.intra_node.bandwidth > 0,
             "intra_node.bandwidth must be > 0");
+    require(s.host.sockets >= 1 && s.host.sockets <= 2 && s.gpus_per_node % s.host.sockets == 0,
+            "host.sockets must be 1 or 2 and divide gpus_per_node");
+    require(s.host.bandwidth > 0 && (s.host.sockets == 1 || s.host.socket_link > 0),
+            "host bandwidths must be > 0");
+    require(
+        s.pcie_switch.gpus == 0 || ((s.gpus_per_node / s.host.sockets) % s.pcie_switch.gpus == 0 &&
+                                    s.pcie_switch.uplink > 0),
+        "a PCIe switch needs an uplink > 0 and must divide a socket's GPUs");
+    require(s.nic.efficiency > 0 && s.nic.efficiency <= 1, "nic.efficiency must be in (0, 1]");
     require(p_.extras.dedicated_servers >= 0, "dedicated_servers must be >= 0");
     require(!p_.extras.shared_storage || p_.extras.storage_bandwidth > 0,
             "shared storage needs a bandwidth > 0");
@@ -94,7 +105,8 @@ class Builder {
     const bool nvlink = s.intra_node.kind != IntraNodeKind::kPcie;
     const double client_bw = p_.extras.storage_client_bandwidth;
     // Unused NIC links of a one-node cluster without NICs still need a positive capacity.
-    const double nic_bw = s.nic.bandwidth > 0 ? s.nic.bandwidth : s.pcie_bandwidth;
+    const double nic_bw = s.nic.bandwidth > 0 ? s.nic.effective_bandwidth() : s.pcie_bandwidth;
+    const int switches = s.pcie_switch.gpus > 0 ? s.gpus_per_node / s.pcie_switch.gpus : 0;
     p_.node_links.resize(s.nodes);
     for (int node = 0; node < s.nodes; ++node) {
       NodeLinks& nl = p_.node_links[node];
@@ -109,6 +121,19 @@ class Builder {
         }
         nl.pcie_up.push_back(link(spine, gpu + ".pcie.up", s.pcie_bandwidth, LinkClass::kPcie));
         nl.pcie_down.push_back(link(spine, gpu + ".pcie.down", s.pcie_bandwidth, LinkClass::kPcie));
+      }
+      for (int w = 0; w < switches; ++w) {
+        const std::string sw = name + ".switch" + std::to_string(w);
+        nl.switch_up.push_back(link(spine, sw + ".up", s.pcie_switch.uplink, LinkClass::kPcie));
+        nl.switch_down.push_back(link(spine, sw + ".down", s.pcie_switch.uplink, LinkClass::kPcie));
+      }
+      for (int t = 0; t < s.host.sockets; ++t) {
+        nl.host.push_back(
+            link(spine, name + ".host" + std::to_string(t), s.host.bandwidth, LinkClass::kHost));
+      }
+      if (s.host.sockets == 2) {
+        nl.socket_up = link(spine, name + ".socket.up", s.host.socket_link, LinkClass::kHost);
+        nl.socket_down = link(spine, name + ".socket.down", s.host.socket_link, LinkClass::kHost);
       }
       for (int k = 0; k < s.nic.count; ++k) {
         const std::string nic = name + ".nic" + std::to_string(k);
@@ -127,8 +152,10 @@ class Builder {
       p_.leaf_up.push_back(link(spine, name + ".up", uplink, LinkClass::kFabric));
       p_.leaf_down.push_back(link(spine, name + ".down", uplink, LinkClass::kFabric));
     }
-    const double server_bw =
-        p_.extras.server_bandwidth > 0 ? p_.extras.server_bandwidth : s.nic.bandwidth;
+    // A dedicated server speaks the cluster's transport.
+    const double server_bw = p_.extras.server_bandwidth > 0
+                                 ? p_.extras.server_bandwidth * s.nic.efficiency
+                                 : s.nic.effective_bandwidth();
     for (int i = 0; i < p_.extras.dedicated_servers; ++i) {
       const std::string name = "ps" + std::to_string(i);
       p_.server_up.push_back(link(spine, name + ".up", server_bw, LinkClass::kNic));
@@ -185,34 +212,27 @@ class Builder {
     p_.node_cpus.push_back(cpu);
     NetPoint* gw = zone->create_router(name + ".gw");
 
-    const bool nvlink = !nl.intra_up.empty();
-    auto route = [zone](NetPoint* a, NetPoint* b, std::initializer_list<sg4::Link*> links) {
-      std::vector<sg4::LinkInRoute> in_route;
-      in_route.reserve(links.size());
-      for (sg4::Link* l : links) in_route.emplace_back(l);
+    namespace np = node_paths;
+    auto route = [zone](NetPoint* a, NetPoint* b, const auto& trace) {
+      np::Path links;
+      trace(np::Collect{&links});
+      std::vector<sg4::LinkInRoute> in_route(links.begin(), links.end());
       zone->add_route(a, b, nullptr, nullptr, in_route, false);
     };
+    NetPoint* cpu_np = cpu->get_netpoint();
     for (int l = 0; l < g; ++l) {
       for (int m = 0; m < g; ++m) {
         if (l == m) continue;
-        if (nvlink)
-          route(gpu_np[l], gpu_np[m], {nl.intra_up[l], nl.intra_down[m]});
-        else
-          route(gpu_np[l], gpu_np[m], {nl.pcie_up[l], nl.pcie_down[m]});
+        route(gpu_np[l], gpu_np[m], [&](auto v) { np::gpu_to_gpu(s, nl, l, m, v); });
       }
-      const int k = l * s.nic.count / g;
-      route(gpu_np[l], gw, {nl.pcie_up[l], nl.nic_up[k]});
-      route(gw, gpu_np[l], {nl.nic_down[k], nl.pcie_down[l]});
-      route(cpu->get_netpoint(), gpu_np[l], {nl.pcie_down[l]});
-      route(gpu_np[l], cpu->get_netpoint(), {nl.pcie_up[l]});
+      const int k = p_.nic_of_local(l);
+      route(gpu_np[l], gw, [&](auto v) { np::gpu_to_nic(s, nl, l, k, v); });
+      route(gw, gpu_np[l], [&](auto v) { np::nic_to_gpu(s, nl, k, l, v); });
+      route(cpu_np, gpu_np[l], [&](auto v) { np::cpu_to_gpu(s, nl, l, v); });
+      route(gpu_np[l], cpu_np, [&](auto v) { np::gpu_to_cpu(s, nl, l, v); });
     }
-    if (nl.client_up) {
-      route(cpu->get_netpoint(), gw, {nl.client_up, nl.nic_up[0]});
-      route(gw, cpu->get_netpoint(), {nl.nic_down[0], nl.client_down});
-    } else {
-      route(cpu->get_netpoint(), gw, {nl.nic_up[0]});
-      route(gw, cpu->get_netpoint(), {nl.nic_down[0]});
-    }
+    route(cpu_np, gw, [&](auto v) { np::cpu_to_nic(nl, v); });
+    route(gw, cpu_np, [&](auto v) { np::nic_to_cpu(nl, v); });
     zone->seal();
     // The leaf switch is non-blocking: no link between a node's gateway and the leaf.
     leaf->add_route(zone->get_netpoint(), nullptr, gw, nullptr, {}, false);
@@ -236,6 +256,8 @@ const char* link_class_name(LinkClass c) {
       return "fabric";
     case LinkClass::kStorage:
       return "storage";
+    case LinkClass::kHost:
+      return "host";
   }
   return "?";
 }
@@ -250,7 +272,7 @@ double message_latency(const ClusterPlatform& platform, const simgrid::s4u::Host
   const HostPlace& pa = platform.place(a);
   const HostPlace& pb = platform.place(b);
   if (pa.node >= 0 && pa.node == pb.node) return platform.spec.intra_node.latency;
-  return platform.spec.nic.latency;
+  return platform.spec.nic.latency + platform.spec.nic.message_cost;
 }
 
 }  // namespace ddpsim

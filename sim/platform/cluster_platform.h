@@ -5,12 +5,24 @@
 // per-message latency alpha is added by the sender with sleep_for (see message_latency()).
 //
 // Topology, per node n (a Full zone "n<n>" holding hosts "n<n>.gpu<l>", "n<n>.cpu" and its
-// gateway router "n<n>.gw"; one up and one down link per direction so directions never share):
-//   gpu l -> gpu m   [intra_up_l, intra_down_m]   (intra_node: pcie -> [pcie_up_l, pcie_down_m])
-//   gpu l -> gw      [pcie_up_l, nic_up_k]        k = nic_of_local(l) = l * nic.count / g
-//   gw -> gpu m      [nic_down_k, pcie_down_m]
-//   cpu -> gpu m     [pcie_down_m]       gpu m -> cpu   [pcie_up_m]   (H2D copies share PCIe)
+// gateway router "n<n>.gw"; one up and one down link per direction so directions never share,
+// except host memory, which reads and writes share). Local GPU l sits under socket t_l and, with
+// cluster.pcie_switch, under switch s_l; NIC k under socket t_k. `?` marks links that exist only
+// with that feature (switch uplinks, a second socket):
+//   gpu l -> gpu m, NVLink kinds          [intra_up_l, intra_down_m]
+//   gpu l -> gpu m, PCIe peer-to-peer     [pcie_up_l, sw_up_sl?, sw_down_sm?, pcie_down_m]
+//                                         (the switch links only between different switches)
+//   gpu l -> gpu m, staged (no P2P, or another socket; NCCL's SHM transport)
+//                     [pcie_up_l, sw_up_sl?, host_tl, host_tl, socket_tl->tm?, sw_down_sm?,
+//                      pcie_down_m]     host memory twice: written by l, read by m
+//   gpu l -> gw, GPUDirect RDMA           [pcie_up_l, nic_up_k]   k = nic_of_local(l)
+//   gpu l -> gw, staged (gpudirect false) [pcie_up_l, sw_up_sl?, host_tl, host_tl,
+//                                          socket_tl->tk?, nic_up_k]
+//   gw -> gpu m                           the mirror of gpu m -> gw
+//   cpu -> gpu m     [host_tm, sw_down_sm?, pcie_down_m]   (H2D copies read host memory once)
+//   gpu m -> cpu     [pcie_up_m, sw_up_sm?, host_tm]
 //   cpu -> gw        [client_up?, nic_up_0]   gw -> cpu  [nic_down_0, client_down?]
+// NIC links run at nic.effective_bandwidth() (the transport's efficiency applied).
 // Leaves: Star zones "leaf<i>" of nodes_per_leaf node zones (non-blocking leaf switch) plus a
 // sub-zone holding only the leaf's gateway router (a gateway placed beside sub-zones routes
 // silently wrong, DESIGN.md). The root is a non-blocking Star zone (the spine); each leaf reaches
@@ -38,8 +50,9 @@ struct PlatformExtras {
   double storage_client_bandwidth = 0;  // per-node client link for storage reads (0 = none)
 };
 
-enum class LinkClass { kIntraNode = 0, kPcie = 1, kNic = 2, kFabric = 3, kStorage = 4 };
-constexpr int kLinkClasses = 5;
+// kPcie covers GPU links and switch uplinks; kHost the sockets' memory and the link between them.
+enum class LinkClass { kIntraNode = 0, kPcie = 1, kNic = 2, kFabric = 3, kStorage = 4, kHost = 5 };
+constexpr int kLinkClasses = 6;
 const char* link_class_name(LinkClass c);
 
 // Where a host sits; looked up per message by the Transport (no route_to at run time).
@@ -54,10 +67,14 @@ struct HostPlace {
 // Link handles of one node; a link exists only where the topology has it (e.g. no NVLink links
 // when intra_node.kind is pcie, client links only with a storage client bandwidth).
 struct NodeLinks {
-  std::vector<simgrid::s4u::Link*> intra_up, intra_down;  // per local GPU, to/from the NVSwitch
-  std::vector<simgrid::s4u::Link*> pcie_up, pcie_down;    // per local GPU
-  std::vector<simgrid::s4u::Link*> nic_up, nic_down;      // per NIC
-  simgrid::s4u::Link* client_up = nullptr;                // storage client link, cpu side
+  std::vector<simgrid::s4u::Link*> intra_up, intra_down;    // per local GPU, to/from the NVSwitch
+  std::vector<simgrid::s4u::Link*> pcie_up, pcie_down;      // per local GPU
+  std::vector<simgrid::s4u::Link*> switch_up, switch_down;  // per PCIe switch, to/from the CPU
+  std::vector<simgrid::s4u::Link*> host;                    // per socket: its memory, shared
+  simgrid::s4u::Link* socket_up = nullptr;                  // socket 0 -> 1
+  simgrid::s4u::Link* socket_down = nullptr;                // socket 1 -> 0
+  std::vector<simgrid::s4u::Link*> nic_up, nic_down;        // per NIC
+  simgrid::s4u::Link* client_up = nullptr;                  // storage client link, cpu side
   simgrid::s4u::Link* client_down = nullptr;
 };
 
@@ -95,8 +112,9 @@ void configure_network_model();
 ClusterPlatform build_cluster_platform(const ClusterSpec& spec, const PlatformExtras& extras);
 
 // alpha for one message from host a to host b: 0 on the same host, intra_node.latency inside a
-// node (GPU-GPU and CPU-GPU), nic.latency for anything leaving a node or touching a server or the
-// storage. The Transport sleeps it before each put (links themselves have zero latency).
+// node (GPU-GPU and CPU-GPU), nic.latency + nic.message_cost for anything leaving a node or
+// touching a server or the storage. The Transport sleeps it before each put (links themselves
+// have zero latency).
 double message_latency(const ClusterPlatform& platform, const simgrid::s4u::Host* a,
                        const simgrid::s4u::Host* b);
 

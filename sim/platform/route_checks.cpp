@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "sim/platform/cluster_platform.h"
+#include "sim/platform/node_paths.h"
 
 namespace ddpsim {
 namespace {
@@ -14,50 +15,68 @@ using Route = std::vector<const Link*>;
 bool in_node(const HostPlace& p) { return p.node >= 0; }
 
 // From a host to the outside of its node (gpu/cpu) or its spine link (server/storage).
-void append_exit(const ClusterPlatform& pf, const HostPlace& p, Route* r) {
+template <class Visit>
+void visit_exit(const ClusterPlatform& pf, const HostPlace& p, Visit&& visit) {
   switch (p.role) {
-    case HostRole::kGpu: {
-      const NodeLinks& nl = pf.node_links[p.node];
-      r->push_back(nl.pcie_up[p.local]);
-      r->push_back(nl.nic_up[pf.nic_of_local(p.local)]);
+    case HostRole::kGpu:
+      node_paths::gpu_to_nic(pf.spec, pf.node_links[p.node], p.local, pf.nic_of_local(p.local),
+                             visit);
       break;
-    }
-    case HostRole::kCpu: {
-      const NodeLinks& nl = pf.node_links[p.node];
-      if (nl.client_up) r->push_back(nl.client_up);
-      r->push_back(nl.nic_up[0]);
+    case HostRole::kCpu:
+      node_paths::cpu_to_nic(pf.node_links[p.node], visit);
       break;
-    }
     case HostRole::kServer:
-      r->push_back(pf.server_up[p.index]);
+      visit(pf.server_up[p.index], LinkClass::kNic);
       break;
     case HostRole::kStorage:
-      r->push_back(pf.storage_up);
+      visit(pf.storage_up, LinkClass::kStorage);
       break;
   }
 }
 
-void append_entry(const ClusterPlatform& pf, const HostPlace& p, Route* r) {
+template <class Visit>
+void visit_entry(const ClusterPlatform& pf, const HostPlace& p, Visit&& visit) {
   switch (p.role) {
-    case HostRole::kGpu: {
-      const NodeLinks& nl = pf.node_links[p.node];
-      r->push_back(nl.nic_down[pf.nic_of_local(p.local)]);
-      r->push_back(nl.pcie_down[p.local]);
+    case HostRole::kGpu:
+      node_paths::nic_to_gpu(pf.spec, pf.node_links[p.node], pf.nic_of_local(p.local), p.local,
+                             visit);
       break;
-    }
-    case HostRole::kCpu: {
-      const NodeLinks& nl = pf.node_links[p.node];
-      r->push_back(nl.nic_down[0]);
-      if (nl.client_down) r->push_back(nl.client_down);
+    case HostRole::kCpu:
+      node_paths::nic_to_cpu(pf.node_links[p.node], visit);
       break;
-    }
     case HostRole::kServer:
-      r->push_back(pf.server_down[p.index]);
+      visit(pf.server_down[p.index], LinkClass::kNic);
       break;
     case HostRole::kStorage:
-      r->push_back(pf.storage_down);
+      visit(pf.storage_down, LinkClass::kStorage);
       break;
   }
+}
+
+// Every link of the route from a to b, in order, with its class.
+template <class Visit>
+void visit_route(const ClusterPlatform& pf, const Host* a, const Host* b, Visit&& visit) {
+  if (a == b) return;
+  const HostPlace& pa = pf.place(a);
+  const HostPlace& pb = pf.place(b);
+  if (in_node(pa) && pa.node == pb.node) {
+    const NodeLinks& nl = pf.node_links[pa.node];
+    if (pa.role == HostRole::kCpu)
+      node_paths::cpu_to_gpu(pf.spec, nl, pb.local, visit);
+    else if (pb.role == HostRole::kCpu)
+      node_paths::gpu_to_cpu(pf.spec, nl, pa.local, visit);
+    else
+      node_paths::gpu_to_gpu(pf.spec, nl, pa.local, pb.local, visit);
+    return;
+  }
+  visit_exit(pf, pa, visit);
+  const int leaf_a = in_node(pa) ? pf.leaf_of_node(pa.node) : -1;
+  const int leaf_b = in_node(pb) ? pf.leaf_of_node(pb.node) : -1;
+  if (leaf_a != leaf_b || leaf_a < 0) {
+    if (leaf_a >= 0) visit(pf.leaf_up[leaf_a], LinkClass::kFabric);
+    if (leaf_b >= 0) visit(pf.leaf_down[leaf_b], LinkClass::kFabric);
+  }
+  visit_entry(pf, pb, visit);
 }
 
 std::string describe(const std::vector<const Link*>& route) {
@@ -73,73 +92,14 @@ std::string describe(const std::vector<const Link*>& route) {
 
 std::vector<const Link*> expected_route(const ClusterPlatform& pf, const Host* a, const Host* b) {
   Route r;
-  if (a == b) return r;
-  const HostPlace& pa = pf.place(a);
-  const HostPlace& pb = pf.place(b);
-  if (in_node(pa) && pa.node == pb.node) {
-    const NodeLinks& nl = pf.node_links[pa.node];
-    if (pa.role == HostRole::kCpu) {
-      r.push_back(nl.pcie_down[pb.local]);
-    } else if (pb.role == HostRole::kCpu) {
-      r.push_back(nl.pcie_up[pa.local]);
-    } else if (nl.intra_up.empty()) {
-      r.push_back(nl.pcie_up[pa.local]);
-      r.push_back(nl.pcie_down[pb.local]);
-    } else {
-      r.push_back(nl.intra_up[pa.local]);
-      r.push_back(nl.intra_down[pb.local]);
-    }
-    return r;
-  }
-  append_exit(pf, pa, &r);
-  const int leaf_a = in_node(pa) ? pf.leaf_of_node(pa.node) : -1;
-  const int leaf_b = in_node(pb) ? pf.leaf_of_node(pb.node) : -1;
-  if (leaf_a != leaf_b || leaf_a < 0) {
-    if (leaf_a >= 0) r.push_back(pf.leaf_up[leaf_a]);
-    if (leaf_b >= 0) r.push_back(pf.leaf_down[leaf_b]);
-  }
-  append_entry(pf, pb, &r);
+  visit_route(pf, a, b, [&r](const Link* link, LinkClass) { r.push_back(link); });
   return r;
 }
 
 std::array<int, kLinkClasses> route_class_counts(const ClusterPlatform& pf, const Host* a,
                                                  const Host* b) {
   std::array<int, kLinkClasses> n{};
-  if (a == b) return n;
-  auto add = [&n](LinkClass c, int k = 1) { n[static_cast<int>(c)] += k; };
-  const HostPlace& pa = pf.place(a);
-  const HostPlace& pb = pf.place(b);
-  if (in_node(pa) && pa.node == pb.node) {
-    if (pa.role == HostRole::kCpu || pb.role == HostRole::kCpu)
-      add(LinkClass::kPcie);
-    else if (pf.spec.intra_node.kind == IntraNodeKind::kPcie)
-      add(LinkClass::kPcie, 2);
-    else
-      add(LinkClass::kIntraNode, 2);
-    return n;
-  }
-  const bool client = pf.extras.storage_client_bandwidth > 0;
-  for (const HostPlace* p : {&pa, &pb}) {
-    switch (p->role) {
-      case HostRole::kGpu:
-        add(LinkClass::kPcie);
-        add(LinkClass::kNic);
-        break;
-      case HostRole::kCpu:
-        add(LinkClass::kNic);
-        if (client) add(LinkClass::kStorage);
-        break;
-      case HostRole::kServer:
-        add(LinkClass::kNic);
-        break;
-      case HostRole::kStorage:
-        add(LinkClass::kStorage);
-        break;
-    }
-  }
-  const int leaf_a = in_node(pa) ? pf.leaf_of_node(pa.node) : -1;
-  const int leaf_b = in_node(pb) ? pf.leaf_of_node(pb.node) : -1;
-  if (leaf_a != leaf_b || leaf_a < 0) add(LinkClass::kFabric, (leaf_a >= 0) + (leaf_b >= 0));
+  visit_route(pf, a, b, [&n](const Link*, LinkClass c) { ++n[static_cast<int>(c)]; });
   return n;
 }
 

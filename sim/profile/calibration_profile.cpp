@@ -60,16 +60,22 @@ std::optional<double> roofline_efficiency(const CalibrationProfile& profile, Lay
   return it->second;
 }
 
-std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> all_reduce_tables(
-    const CalibrationProfile& profile) {
+std::map<AllReduceAlgorithm, CollectiveSweep> all_reduce_sweeps(const CalibrationProfile& profile) {
   std::map<AllReduceAlgorithm, const CollectiveSweep*> chosen;
   for (const CollectiveSweep& sweep : profile.collectives) {
     if (sweep.op != CollectiveOp::kAllReduce || sweep.fit.empty() || sweep.gpus == 1) continue;
     const CollectiveSweep*& best = chosen[sweep.algorithm];
     if (best == nullptr || sweep.gpus >= best->gpus) best = &sweep;
   }
+  std::map<AllReduceAlgorithm, CollectiveSweep> sweeps;
+  for (const auto& [algorithm, sweep] : chosen) sweeps[algorithm] = *sweep;
+  return sweeps;
+}
+
+std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> all_reduce_tables(
+    const CalibrationProfile& profile) {
   std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> tables;
-  for (const auto& [algorithm, sweep] : chosen) tables[algorithm] = sweep->fit;
+  for (const auto& [algorithm, sweep] : all_reduce_sweeps(profile)) tables[algorithm] = sweep.fit;
   return tables;
 }
 

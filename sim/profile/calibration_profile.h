@@ -21,7 +21,7 @@ struct DeviceInfo {
   std::string compute_capability;  // "9.0"
   double memory_bytes = 0;
   int multiprocessors = 0;
-  int gpus = 0;              // local GPUs the harness saw
+  int gpus = 0;              // local GPUs the harness saw (an imported log: GPUs per node)
   std::string driver;        // CUDA driver API version, "13.0"
   std::string cuda_runtime;  // "13.0"
   std::string cublas;        // library versions; "" when not used (e.g. an import)
@@ -29,6 +29,7 @@ struct DeviceInfo {
   std::string nccl;
   std::string host;
   std::string date;  // ISO 8601 UTC, when the measurement started
+  int nodes = 0;     // an imported multi-node log: its nodes; 0 = one machine
 };
 
 // One quantity timed `repeats` times after warm-up.
@@ -131,13 +132,17 @@ struct CollectiveSample {
 };
 
 // A size sweep of one collective and its alpha-beta fit. The fit's ranges cover [0, inf):
-// range i gives t(S) = alpha_i + beta_i * S for min_bytes_i <= S < max_bytes_i.
+// range i gives t(S) = alpha_i + beta_i * S for min_bytes_i <= S < max_bytes_i, continuous and
+// non-decreasing in S (alpha_i of a later range is an intercept and may be negative).
+// gpus, nodes, device and backend say where it was measured: a table describes that machine.
 struct CollectiveSweep {
   CollectiveOp op = CollectiveOp::kAllReduce;
   AllReduceAlgorithm algorithm = AllReduceAlgorithm::kAuto;  // auto: whatever NCCL picked
   int gpus = 0;                                              // ranks in the communicator
   int nodes = 0;
-  std::string source;  // "ddpsim-calibrate" or "nccl-tests: path"
+  std::string device;   // GPU name as the log or the driver prints it ("" = not recorded)
+  std::string backend;  // "nccl 2.18.5+cuda12.2", "nccl", "gloo" ("" = not recorded)
+  std::string source;   // "ddpsim-calibrate" or "nccl-tests: path"
   std::vector<CollectiveSample> samples;
   std::vector<AlphaBetaPoint> fit;
 };
@@ -177,6 +182,8 @@ std::optional<double> roofline_efficiency(const CalibrationProfile& profile, Lay
 // same GPU count are ambiguous: load_alpha_beta_table rejects them, this function keeps the last.
 std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> all_reduce_tables(
     const CalibrationProfile& profile);
+// The same choice, as the whole sweeps (samples and where they were measured).
+std::map<AllReduceAlgorithm, CollectiveSweep> all_reduce_sweeps(const CalibrationProfile& profile);
 
 // Time of one all-reduce of `bytes` from a table: the rows of `algorithm`, else the rows of
 // `auto` (what NCCL picked when measured). The range with min_bytes <= bytes < max_bytes gives

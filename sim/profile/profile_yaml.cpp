@@ -13,7 +13,9 @@
 #include "sim/scenario/enum_names.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/input_error.h"
+#include "sim/util/input_file.h"
 #include "sim/util/units.h"
+#include "sim/util/yaml_document.h"
 
 namespace ddpsim {
 
@@ -191,8 +193,8 @@ AllReduceAlgorithm read_algorithm(const Reader& r, const YAML::Node& node,
 
 DeviceInfo read_device(const Reader& r, const YAML::Node& node) {
   r.expect_map(node, "device",
-               {"name", "compute_capability", "memory_bytes", "multiprocessors", "gpus", "driver",
-                "cuda_runtime", "cublas", "cudnn", "nccl", "host", "date"});
+               {"name", "compute_capability", "memory_bytes", "multiprocessors", "gpus", "nodes",
+                "driver", "cuda_runtime", "cublas", "cudnn", "nccl", "host", "date"});
   DeviceInfo d;
   auto text = [&](const char* key, std::string* out) {
     if (node[key]) *out = r.scalar(node[key], std::string("device.") + key);
@@ -213,6 +215,7 @@ DeviceInfo read_device(const Reader& r, const YAML::Node& node) {
     d.multiprocessors =
         static_cast<int>(r.integer(node["multiprocessors"], "device.multiprocessors", 0));
   if (node["gpus"]) d.gpus = static_cast<int>(r.integer(node["gpus"], "device.gpus", 0));
+  if (node["nodes"]) d.nodes = static_cast<int>(r.integer(node["nodes"], "device.nodes", 0));
   return d;
 }
 
@@ -340,6 +343,13 @@ OverlapInterference read_overlap(const Reader& r, const YAML::Node& node) {
   return o;  // `slowdown` is derived; written for readers
 }
 
+// Ranges of a fit: contiguous from the first min_bytes, each t(S) = alpha + beta * S with
+// beta >= 0. The first alpha is a latency (>= 0); a later alpha is the intercept of a line that
+// starts at min_bytes, so it may be negative as long as the time there is positive. At every
+// boundary the two lines must agree within kMaxJump: the curve is continuous (fits are exactly;
+// hand-written tables may round).
+constexpr double kMaxJump = 0.01;
+
 std::vector<AlphaBetaPoint> read_fit(const Reader& r, const YAML::Node& node,
                                      const std::string& what) {
   r.expect_seq(node, what);
@@ -354,7 +364,9 @@ std::vector<AlphaBetaPoint> read_fit(const Reader& r, const YAML::Node& node,
         r.non_negative(r.require(row, "min_bytes", w), w + ".min_bytes", units::Kind::kBytes);
     p.max_bytes = r.number(r.require(row, "max_bytes", w), w + ".max_bytes", units::Kind::kBytes,
                            /*allow_inf=*/true);
-    p.alpha = r.non_negative(r.require(row, "alpha", w), w + ".alpha", units::Kind::kDuration);
+    const YAML::Node alpha = r.require(row, "alpha", w);
+    p.alpha = fit.empty() ? r.non_negative(alpha, w + ".alpha", units::Kind::kDuration)
+                          : r.number(alpha, w + ".alpha", units::Kind::kDuration);
     p.beta = r.non_negative(r.require(row, "beta", w), w + ".beta (seconds per byte)");
     if (p.beta > 1)
       r.fail(row["beta"], w + ".beta: at most 1 second per byte, got " + row["beta"].Scalar());
@@ -364,13 +376,29 @@ std::vector<AlphaBetaPoint> read_fit(const Reader& r, const YAML::Node& node,
       r.fail(row["min_bytes"], w + ".min_bytes: ranges must be contiguous: expected " +
                                    fmt::format("{}", fit.back().max_bytes) +
                                    " (the previous range's max_bytes)");
+    const double start = p.alpha + p.beta * p.min_bytes;
+    if (!(start > 0))
+      r.fail(alpha, fmt::format("{}.alpha: the time at min_bytes ({} B) must be positive, got "
+                                "{} s (alpha + beta * min_bytes)",
+                                w, p.min_bytes, start));
+    if (!fit.empty()) {
+      const double before = fit.back().alpha + fit.back().beta * p.min_bytes;
+      if (std::abs(start - before) > kMaxJump * before)
+        r.fail(alpha, fmt::format("{}: the time jumps from {:.6g} s to {:.6g} s ({:+.1f} %) at "
+                                  "{} B, the boundary with the previous range; ranges must "
+                                  "join within 1 % (refit the table: `ddpsim calibrate` fits "
+                                  "continuous curves)",
+                                  w, before, start, 100 * (start / before - 1), p.min_bytes));
+    }
     fit.push_back(p);
   }
   return fit;
 }
 
 CollectiveSweep read_sweep(const Reader& r, const YAML::Node& node, const std::string& what) {
-  r.expect_map(node, what, {"op", "algorithm", "gpus", "nodes", "source", "samples", "fit"});
+  r.expect_map(
+      node, what,
+      {"op", "algorithm", "gpus", "nodes", "device", "backend", "source", "samples", "fit"});
   CollectiveSweep s;
   const YAML::Node op = r.require(node, "op", what);
   if (auto o = parse_collective_op_key(r.scalar(op, what + ".op"))) {
@@ -383,6 +411,8 @@ CollectiveSweep read_sweep(const Reader& r, const YAML::Node& node, const std::s
   // 0 = unknown (e.g. a log without "# Rank" lines).
   if (node["gpus"]) s.gpus = static_cast<int>(r.integer(node["gpus"], what + ".gpus", 0));
   if (node["nodes"]) s.nodes = static_cast<int>(r.integer(node["nodes"], what + ".nodes", 0));
+  if (node["device"]) s.device = r.scalar(node["device"], what + ".device");
+  if (node["backend"]) s.backend = r.scalar(node["backend"], what + ".backend");
   if (node["source"]) s.source = r.scalar(node["source"], what + ".source");
   if (YAML::Node samples = node["samples"]) {
     r.expect_seq(samples, what + ".samples");
@@ -449,7 +479,7 @@ CalibrationProfile read_document(const Reader& r, const YAML::Node& root, const 
 
 YAML::Node parse_yaml(const std::string& text, const std::string& path) {
   try {
-    YAML::Node root = YAML::Load(text);
+    YAML::Node root = load_one_document(text, path, "profile or alpha-beta table");
     if (!root || root.IsNull()) throw InputError({path, 1, 1}, "empty file: expected a YAML map");
     return root;
   } catch (const YAML::ParserException& e) {
@@ -501,6 +531,7 @@ void emit_device(YAML::Emitter& out, const DeviceInfo& d) {
   out << YAML::Key << "memory_bytes" << YAML::Value << num(d.memory_bytes);
   out << YAML::Key << "multiprocessors" << YAML::Value << d.multiprocessors;
   out << YAML::Key << "gpus" << YAML::Value << d.gpus;
+  if (d.nodes > 0) out << YAML::Key << "nodes" << YAML::Value << d.nodes;
   text("driver", d.driver);
   text("cuda_runtime", d.cuda_runtime);
   text("cublas", d.cublas);
@@ -560,6 +591,8 @@ void emit_sweep(YAML::Emitter& out, const CollectiveSweep& s) {
   out << YAML::Key << "algorithm" << YAML::Value << algorithm_name(s.algorithm);
   out << YAML::Key << "gpus" << YAML::Value << s.gpus;
   out << YAML::Key << "nodes" << YAML::Value << s.nodes;
+  out << YAML::Key << "device" << YAML::Value << YAML::DoubleQuoted << s.device;
+  out << YAML::Key << "backend" << YAML::Value << YAML::DoubleQuoted << s.backend;
   out << YAML::Key << "source" << YAML::Value << YAML::DoubleQuoted << s.source;
   out << YAML::Key << "samples" << YAML::Value << YAML::BeginSeq;
   for (const CollectiveSample& c : s.samples) {
@@ -591,7 +624,7 @@ CalibrationProfile parse_profile(const std::string& text, const std::string& pat
 }
 
 CalibrationProfile load_profile(const std::string& path) {
-  return parse_profile(read_file(path), path);
+  return parse_profile(read_input_file(path, "profile", "calibration profile"), path);
 }
 
 std::string profile_to_yaml(const CalibrationProfile& p) {
@@ -654,12 +687,12 @@ void write_profile(const CalibrationProfile& profile, const std::string& path) {
   write_file_atomic(path, profile_to_yaml(profile));
 }
 
-std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> load_alpha_beta_table(
-    const std::string& path) {
+std::map<AllReduceAlgorithm, CollectiveSweep> load_alpha_beta_sweeps(const std::string& path) {
   Reader r(path);
-  const YAML::Node root = parse_yaml(read_file(path), path);
+  const YAML::Node root =
+      parse_yaml(read_input_file(path, "alpha_beta_table", "alpha-beta table"), path);
   const CalibrationProfile p = read_document(r, root, path);
-  // Same choice as all_reduce_tables(), but a tie is an error the user must resolve.
+  // Same choice as all_reduce_sweeps(), but a tie is an error the user must resolve.
   std::map<AllReduceAlgorithm, size_t> seen;
   for (size_t i = 0; i < p.collectives.size(); ++i) {
     const CollectiveSweep& s = p.collectives[i];
@@ -671,13 +704,20 @@ std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> load_alpha_beta_table(
                  algorithm_name(s.algorithm) + " measured on the same number of GPUs (" +
                  std::to_string(s.gpus) + "); keep one");
   }
-  const auto table = all_reduce_tables(p);
-  if (table.empty())
+  auto sweeps = all_reduce_sweeps(p);
+  if (sweeps.empty())
     throw InputError({path, 1, 1},
                      "no all_reduce table: expected `collectives:` with an entry "
                      "`op: all_reduce`, `gpus` other than 1, and its `fit:` ranges (see "
                      "scenarios/profiles/README.md)");
-  return table;
+  return sweeps;
+}
+
+std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> load_alpha_beta_table(
+    const std::string& path) {
+  std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> tables;
+  for (const auto& [algorithm, sweep] : load_alpha_beta_sweeps(path)) tables[algorithm] = sweep.fit;
+  return tables;
 }
 
 }  // namespace ddpsim

@@ -27,5 +27,8 @@ std::string profile_to_yaml(const CalibrationProfile& profile);
 // the file has no all_reduce entry with a fit, or two entries for the same algorithm.
 std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> load_alpha_beta_table(
     const std::string& path);
+// The same, as whole sweeps: their samples say which sizes were measured, and gpus, nodes,
+// device and backend where (alpha_beta_use.h checks them against a scenario).
+std::map<AllReduceAlgorithm, CollectiveSweep> load_alpha_beta_sweeps(const std::string& path);
 
 }  // namespace ddpsim

@@ -6,8 +6,8 @@
 
 namespace ddpsim {
 
-const std::array<const char*, 5> kLinkClassNames = {"intra_node", "pcie", "nic", "fabric",
-                                                    "storage"};
+const std::array<const char*, 6> kLinkClassNames = {"intra_node", "pcie",    "nic",
+                                                    "fabric",     "storage", "host"};
 
 namespace {
 
@@ -24,6 +24,7 @@ json breakdown_json(const Breakdown& b) {
           {"forward_s", checked(b.forward, "forward")},
           {"backward_s", checked(b.backward, "backward")},
           {"exposed_comm_s", checked(b.exposed_comm, "exposed_comm")},
+          {"straggler_wait_s", checked(b.straggler_wait, "straggler_wait")},
           {"optimizer_s", checked(b.optimizer, "optimizer")},
           {"total_s", checked(b.total(), "total")}};
 }
@@ -34,8 +35,101 @@ Breakdown breakdown_from(const json& j) {
   b.forward = j.at("forward_s").get<double>();
   b.backward = j.at("backward_s").get<double>();
   b.exposed_comm = j.at("exposed_comm_s").get<double>();
+  b.straggler_wait = j.at("straggler_wait_s").get<double>();
   b.optimizer = j.at("optimizer_s").get<double>();
   return b;
+}
+
+json link_json(const LinkReport& l) {
+  return {{"name", l.name},
+          {"class", l.link_class},
+          {"group", l.group},
+          {"label", l.label},
+          {"node", l.node},
+          {"leaf", l.leaf},
+          {"bandwidth_bytes_per_s", checked(l.bandwidth, "link bandwidth")},
+          {"bytes_per_step", checked(l.bytes, "link bytes")},
+          {"accounted_bytes_per_step", checked(l.accounted_bytes, "link accounted bytes")},
+          {"busy_s", checked(l.busy, "link busy")},
+          {"utilisation", checked(l.utilisation, "link utilisation")}};
+}
+
+LinkReport link_from(const json& j) {
+  LinkReport l;
+  l.name = j.at("name").get<std::string>();
+  l.link_class = j.at("class").get<std::string>();
+  l.group = j.at("group").get<std::string>();
+  l.label = j.at("label").get<std::string>();
+  l.node = j.at("node").get<int>();
+  l.leaf = j.at("leaf").get<int>();
+  l.bandwidth = j.at("bandwidth_bytes_per_s").get<double>();
+  l.bytes = j.at("bytes_per_step").get<double>();
+  l.accounted_bytes = j.at("accounted_bytes_per_step").get<double>();
+  l.busy = j.at("busy_s").get<double>();
+  l.utilisation = j.at("utilisation").get<double>();
+  return l;
+}
+
+json links_json(const LinkUsage& u) {
+  json classes = json::object();
+  for (const LinkClassReport& c : u.classes)
+    classes[c.link_class] = {{"links", c.links},
+                             {"used", c.used},
+                             {"bytes_per_step", checked(c.bytes, "class bytes")},
+                             {"busy_max_s", checked(c.busy_max, "class busy")},
+                             {"utilisation_max", checked(c.utilisation_max, "class utilisation")},
+                             {"utilisation_mean", checked(c.utilisation_mean, "class utilisation")},
+                             {"busiest", c.busiest}};
+  json busiest = json::array(), fabric = json::array();
+  for (const LinkReport& l : u.busiest) busiest.push_back(link_json(l));
+  for (const LinkReport& l : u.fabric) fabric.push_back(link_json(l));
+  json rows = json::array();
+  for (const auto& row : u.per_node) {
+    json cells = json::array();
+    for (double v : row) cells.push_back(v < 0 ? json(nullptr) : json(checked(v, "heat map")));
+    rows.push_back(cells);
+  }
+  return {{"measured_s", checked(u.window, "link window")},
+          {"measured_steps", u.steps},
+          {"classes", classes},
+          {"busiest", busiest},
+          {"fabric", fabric},
+          {"heat_map", {{"groups", u.node_groups}, {"per_node", rows}}}};
+}
+
+LinkUsage links_from(const json& j) {
+  LinkUsage u;
+  u.window = j.at("measured_s").get<double>();
+  u.steps = j.at("measured_steps").get<int>();
+  for (const char* name : kLinkClassNames) {
+    if (!j.at("classes").contains(name)) continue;
+    const json& c = j.at("classes").at(name);
+    u.classes.push_back({name, c.at("links").get<int>(), c.at("used").get<int>(),
+                         c.at("bytes_per_step").get<double>(), c.at("busy_max_s").get<double>(),
+                         c.at("utilisation_max").get<double>(),
+                         c.at("utilisation_mean").get<double>(),
+                         c.at("busiest").get<std::string>()});
+  }
+  for (const json& l : j.at("busiest")) u.busiest.push_back(link_from(l));
+  for (const json& l : j.at("fabric")) u.fabric.push_back(link_from(l));
+  u.node_groups = j.at("heat_map").at("groups").get<std::vector<std::string>>();
+  for (const json& row : j.at("heat_map").at("per_node")) {
+    std::vector<double> cells;
+    for (const json& v : row) cells.push_back(v.is_null() ? -1.0 : v.get<double>());
+    u.per_node.push_back(std::move(cells));
+  }
+  return u;
+}
+
+json args_json(const TraceEvent& e) {
+  json args = json::object();
+  // Whole numbers (bucket, bytes, step) as integers, as Perfetto shows them.
+  for (const auto& [key, value] : e.numbers)
+    args[key] = value == std::floor(value) && std::fabs(value) < 1e15
+                    ? json(static_cast<int64_t>(value))
+                    : json(checked(value, "trace arg"));
+  for (const auto& [key, value] : e.texts) args[key] = value;
+  return args;
 }
 
 }  // namespace
@@ -49,14 +143,19 @@ json result_to_json(const SimulationResult& r) {
   j["global_batch"] = checked(r.global_batch, "global_batch");
   j["iteration_time_s"] = checked(r.iteration_time, "iteration_time");
   j["samples_per_second"] = checked(r.samples_per_second, "samples_per_second");
+  // Without the single-GPU run (--no-baseline) neither number exists: null, not a 0 to misread.
+  const bool baseline = r.single_gpu_samples_per_second > 0;
   j["single_gpu_samples_per_second"] =
-      checked(r.single_gpu_samples_per_second, "single_gpu_samples_per_second");
-  j["scaling_efficiency"] = checked(r.scaling_efficiency, "scaling_efficiency");
+      baseline ? json(checked(r.single_gpu_samples_per_second, "single_gpu_samples_per_second"))
+               : json(nullptr);
+  j["scaling_efficiency"] =
+      baseline ? json(checked(r.scaling_efficiency, "scaling_efficiency")) : json(nullptr);
   j["breakdown"] = breakdown_json(r.breakdown);
   j["slowest_gpu_breakdown"] = breakdown_json(r.slowest_gpu);
   j["comm_time_s"] = checked(r.comm_time, "comm_time");
   j["comm_share"] = checked(r.comm_share, "comm_share");
   j["exposed_comm_share"] = checked(r.exposed_comm_share, "exposed_comm_share");
+  j["straggler_share"] = checked(r.straggler_share, "straggler_share");
   j["bottleneck"] = r.bottleneck;
   json links = json::object();
   for (size_t i = 0; i < r.bytes_per_link_class.size(); ++i)
@@ -84,17 +183,30 @@ json result_to_json(const SimulationResult& r) {
                  {"capacity_bytes", checked(m.capacity, "memory")},
                  {"fits", m.fits},
                  {"max_batch_that_fits", m.max_batch_that_fits}};
+  j["links"] = links_json(r.links);
+  j["bottleneck_link"] = r.bottleneck_link;
   json trace = json::array();
   for (const auto& e : r.trace)
     trace.push_back({{"gpu", e.gpu},
                      {"lane", e.lane},
                      {"name", e.name},
                      {"start_s", checked(e.start, "trace")},
-                     {"end_s", checked(e.end, "trace")}});
+                     {"end_s", checked(e.end, "trace")},
+                     {"args", args_json(e)}});
   j["trace"] = trace;
+  j["traced_gpus"] = r.traced_gpus;
+  json counters = json::array();
+  for (const LinkCounter& c : r.link_counters) {
+    json points = json::array();
+    for (const auto& [t, u] : c.points)
+      points.push_back({checked(t, "counter time"), checked(u, "counter value")});
+    counters.push_back({{"link", c.link}, {"points", points}});
+  }
+  j["link_counters"] = counters;
   j["staleness_max"] = r.staleness_max;
   j["staleness_mean"] = checked(r.staleness_mean, "staleness_mean");
   j["notes"] = r.notes;
+  j["warnings"] = r.warnings;
   j["partial"] = r.partial;
   return j;
 }
@@ -108,17 +220,20 @@ SimulationResult result_from_json(const json& j) {
   r.global_batch = j.at("global_batch").get<double>();
   r.iteration_time = j.at("iteration_time_s").get<double>();
   r.samples_per_second = j.at("samples_per_second").get<double>();
-  r.single_gpu_samples_per_second = j.at("single_gpu_samples_per_second").get<double>();
-  r.scaling_efficiency = j.at("scaling_efficiency").get<double>();
+  const json& one = j.at("single_gpu_samples_per_second");
+  r.single_gpu_samples_per_second = one.is_null() ? 0 : one.get<double>();
+  const json& efficiency = j.at("scaling_efficiency");
+  r.scaling_efficiency = efficiency.is_null() ? 0 : efficiency.get<double>();
   r.breakdown = breakdown_from(j.at("breakdown"));
   r.slowest_gpu = breakdown_from(j.at("slowest_gpu_breakdown"));
   r.comm_time = j.at("comm_time_s").get<double>();
   r.comm_share = j.at("comm_share").get<double>();
   r.exposed_comm_share = j.at("exposed_comm_share").get<double>();
+  r.straggler_share = j.at("straggler_share").get<double>();
   r.bottleneck = j.at("bottleneck").get<std::string>();
   const json& links = j.at("bytes_per_step_by_link_class");
   for (size_t i = 0; i < r.bytes_per_link_class.size(); ++i)
-    r.bytes_per_link_class[i] = links.at(kLinkClassNames[i]).get<double>();
+    r.bytes_per_link_class[i] = links.value(kLinkClassNames[i], 0.0);  // "host" came later
   r.bytes_sent = j.at("bytes_sent_per_step").get<double>();
   r.bytes_received = j.at("bytes_received_per_step").get<double>();
   for (const auto& b : j.at("buckets"))
@@ -137,47 +252,129 @@ SimulationResult result_from_json(const json& j) {
   r.memory.capacity = m.at("capacity_bytes").get<double>();
   r.memory.fits = m.at("fits").get<bool>();
   r.memory.max_batch_that_fits = m.at("max_batch_that_fits").get<int>();
-  for (const auto& e : j.at("trace"))
-    r.trace.push_back({e.at("gpu").get<int>(), e.at("lane").get<std::string>(),
-                       e.at("name").get<std::string>(), e.at("start_s").get<double>(),
-                       e.at("end_s").get<double>()});
+  if (j.contains("links")) r.links = links_from(j.at("links"));
+  r.bottleneck_link = j.value("bottleneck_link", std::string());
+  for (const auto& e : j.at("trace")) {
+    TraceEvent event(e.at("gpu").get<int>(), e.at("lane").get<std::string>(),
+                     e.at("name").get<std::string>(), e.at("start_s").get<double>(),
+                     e.at("end_s").get<double>());
+    if (e.contains("args"))
+      for (const auto& [key, value] : e.at("args").items()) {
+        if (value.is_number())
+          event.numbers[key] = value.get<double>();
+        else
+          event.texts[key] = value.get<std::string>();
+      }
+    r.trace.push_back(std::move(event));
+  }
+  if (j.contains("traced_gpus")) r.traced_gpus = j.at("traced_gpus").get<std::vector<int>>();
+  if (j.contains("link_counters"))
+    for (const auto& c : j.at("link_counters")) {
+      LinkCounter counter;
+      counter.link = c.at("link").get<std::string>();
+      for (const auto& p : c.at("points"))
+        counter.points.emplace_back(p.at(0).get<double>(), p.at(1).get<double>());
+      r.link_counters.push_back(std::move(counter));
+    }
   r.staleness_max = j.value("staleness_max", 0);
   r.staleness_mean = j.value("staleness_mean", 0.0);
   r.notes = j.at("notes").get<std::string>();
+  if (j.contains("warnings")) r.warnings = j.at("warnings").get<std::vector<std::string>>();
   r.partial = j.at("partial").get<bool>();
   return r;
 }
 
+// Chrome's Trace Event Format
+// (docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU): complete slices (ph X,
+// microseconds), metadata (ph M), flow arrows (ph s / f, the end bound to its enclosing slice with
+// bp e) and counters (ph C). pid 0 is Perfetto's swapper: GPU r is process r + 1, the links'
+// counters the process after the last GPU.
 json trace_to_chrome_json(const SimulationResult& r) {
   json events = json::array();
-  // Perfetto groups by pid/tid: one process per GPU, one thread per lane.
-  auto lane_id = [](const std::string& lane) {
-    if (lane == "compute") return 1;
-    if (lane == "comm") return 2;
-    return 3;
+  const std::array<const char*, 4> lanes = {"step", "compute", "comm", "data"};
+  auto lane_id = [&](const std::string& lane) {
+    for (size_t i = 0; i < lanes.size(); ++i)
+      if (lane == lanes[i]) return static_cast<int>(i) + 1;
+    return static_cast<int>(lanes.size()) + 1;
   };
-  std::vector<int> named;
-  for (const auto& e : r.trace) {
-    if (std::find(named.begin(), named.end(), e.gpu) == named.end()) {
-      named.push_back(e.gpu);
-      events.push_back({{"ph", "M"},
-                        {"name", "process_name"},
-                        {"pid", e.gpu},
-                        {"args", {{"name", "GPU " + std::to_string(e.gpu)}}}});
-      for (const char* lane : {"compute", "comm", "data"})
-        events.push_back({{"ph", "M"},
-                          {"name", "thread_name"},
-                          {"pid", e.gpu},
-                          {"tid", lane_id(lane)},
-                          {"args", {{"name", lane}}}});
+  const int per_node = r.nodes > 0 ? std::max(1, r.gpus / r.nodes) : 1;
+  auto meta = [&](const char* what, int pid, int tid, const json& args) {
+    json m = {{"ph", "M"}, {"name", what}, {"pid", pid}, {"args", args}};
+    if (tid >= 0) m["tid"] = tid;
+    events.push_back(m);
+  };
+  // Processes and their threads, only the lanes that have slices.
+  std::vector<std::pair<int, std::string>> threads;
+  for (const auto& e : r.trace)
+    if (std::find(threads.begin(), threads.end(), std::make_pair(e.gpu, e.lane)) == threads.end())
+      threads.emplace_back(e.gpu, e.lane);
+  std::sort(threads.begin(), threads.end(), [&](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : lane_id(a.second) < lane_id(b.second);
+  });
+  int named = -1;
+  for (const auto& [gpu, lane] : threads) {
+    if (gpu != named) {
+      named = gpu;
+      meta("process_name", gpu + 1, -1,
+           {{"name",
+             "GPU " + std::to_string(gpu) + " (node " + std::to_string(gpu / per_node) + ")"}});
+      meta("process_sort_index", gpu + 1, -1, {{"sort_index", gpu + 1}});
     }
+    meta("thread_name", gpu + 1, lane_id(lane), {{"name", lane}});
+    meta("thread_sort_index", gpu + 1, lane_id(lane), {{"sort_index", lane_id(lane)}});
+  }
+  for (const auto& e : r.trace)
     events.push_back({{"ph", "X"},
                       {"name", e.name},
                       {"cat", e.lane},
-                      {"pid", e.gpu},
+                      {"pid", e.gpu + 1},
                       {"tid", lane_id(e.lane)},
                       {"ts", e.start * 1e6},
-                      {"dur", (e.end - e.start) * 1e6}});
+                      {"dur", (e.end - e.start) * 1e6},
+                      {"args", args_json(e)}});
+  // Arrows from the backward segment that filled bucket k to the collective that reduced it.
+  int flow_id = 0;
+  for (const auto& from : r.trace) {
+    const auto bucket = from.numbers.find("bucket");
+    if (from.lane != "compute" || bucket == from.numbers.end()) continue;
+    const TraceEvent* to = nullptr;
+    for (const auto& e : r.trace) {
+      const auto b = e.numbers.find("bucket");
+      if (e.gpu == from.gpu && e.lane == "comm" && b != e.numbers.end() &&
+          b->second == bucket->second && e.start >= from.start && (!to || e.start < to->start))
+        to = &e;
+    }
+    if (to == nullptr) continue;
+    const std::string name = "bucket " + std::to_string(static_cast<int>(bucket->second));
+    ++flow_id;
+    events.push_back({{"ph", "s"},
+                      {"id", flow_id},
+                      {"name", name},
+                      {"cat", "gradients"},
+                      {"pid", from.gpu + 1},
+                      {"tid", lane_id(from.lane)},
+                      {"ts", (from.start + from.end) / 2 * 1e6}});
+    events.push_back({{"ph", "f"},
+                      {"bp", "e"},
+                      {"id", flow_id},
+                      {"name", name},
+                      {"cat", "gradients"},
+                      {"pid", to->gpu + 1},
+                      {"tid", lane_id(to->lane)},
+                      {"ts", (to->start + to->end) / 2 * 1e6}});
+  }
+  // Link utilisation counters in a process of their own.
+  if (!r.link_counters.empty()) {
+    const int pid = r.gpus + 1;
+    meta("process_name", pid, -1, {{"name", "network links (utilisation %)"}});
+    meta("process_sort_index", pid, -1, {{"sort_index", pid}});
+    for (const LinkCounter& c : r.link_counters)
+      for (const auto& [t, u] : c.points)
+        events.push_back({{"ph", "C"},
+                          {"name", c.link},
+                          {"pid", pid},
+                          {"ts", t * 1e6},
+                          {"args", {{"utilisation %", 100 * u}}}});
   }
   return {{"traceEvents", events},
           {"displayTimeUnit", "ms"},

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/cost/iteration_plan.h"
 #include "sim/util/units.h"
 
 namespace ddpsim {
@@ -25,28 +26,49 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
   const ClusterSpec& c = s.cluster;
   std::string out;
   out += fmt::format("scenario    {}{}\n", s.name, s.source.empty() ? "" : " (" + s.source + ")");
+  // Only what departs from the NVLink / RDMA defaults is spelled out.
+  const bool staged =
+      c.intra_node.kind == IntraNodeKind::kPcie && c.gpus_per_node > 1 && !c.intra_node.p2p;
+  std::string transport;
+  if (c.nic.transport == NicTransport::kTcp)
+    transport = fmt::format(" (TCP, {:.0f} % of it)", 100 * c.nic.efficiency);
+  else if (!c.nic.gpudirect)
+    transport = " (no GPUDirect)";
   out += fmt::format(
-      "cluster     {} node{} x {} {} = {} GPUs; {} {}/GPU; {} x {} NIC{}; "
+      "cluster     {} node{} x {} {} = {} GPUs; {} {}/GPU{}; {} x {} NIC{}{}; "
       "leaf-spine {}:1, {} nodes/leaf\n",
       c.nodes, c.nodes == 1 ? "" : "s", c.gpus_per_node, c.gpu.name, c.total_gpus(),
       intra_node_name(c.intra_node.kind), units::format_bandwidth(c.intra_node.bandwidth),
-      c.nic.count, units::format_bandwidth(c.nic.bandwidth), c.nic.count == 1 ? "" : "s",
-      c.fabric.oversubscription, c.fabric.nodes_per_leaf);
+      staged ? " without P2P" : "", c.nic.count, units::format_bandwidth(c.nic.bandwidth),
+      c.nic.count == 1 ? "" : "s", transport, c.fabric.oversubscription, c.fabric.nodes_per_leaf);
   out += fmt::format(
       "model       {}: {:.2f} M params, {:.2f} GFLOP/sample forward; batch {}/GPU "
       "x {} accumulation (global {}), {}, {}\n",
       model.name, model.params() / 1e6, model.fwd_flops() / 1e9, s.training.batch_per_gpu,
       s.training.gradient_accumulation, static_cast<long long>(r.global_batch),
       precision_name(s.training.precision), optimizer_name(s.training.optimizer));
-  out += fmt::format("sync        {}; {} buckets (cap {}, first {}), overlap {}\n", r.notes,
-                     r.buckets.size(), units::format_bytes(s.sync.bucket_cap),
-                     units::format_bytes(s.sync.first_bucket), s.sync.overlap ? "on" : "off");
+  std::string comm_units;
+  if (s.sync.fusion.enabled && s.sync.strategy != SyncStrategy::kParameterServer)
+    comm_units = fmt::format("{} fused buffers in the last step", r.buckets.size());
+  else if (s.sync.schedule == CommSchedule::kPriority &&
+           s.sync.strategy != SyncStrategy::kParameterServer)
+    comm_units = fmt::format("{} partitions", r.buckets.size());
+  else if (communicates_per_tensor(s))
+    comm_units = fmt::format("{} tensors, one by one", r.buckets.size());
+  else
+    comm_units = fmt::format("{} buckets (cap {}, first {})", r.buckets.size(),
+                             units::format_bytes(s.sync.bucket_cap),
+                             units::format_bytes(s.sync.first_bucket));
+  out += fmt::format("sync        {}; {}, overlap {}\n", r.notes, comm_units,
+                     s.sync.overlap ? "on" : "off");
   out += "\n";
   out += fmt::format("throughput      {:>12} {}/s", rate(r.samples_per_second), model.sample_unit);
   if (r.single_gpu_samples_per_second > 0)
     out += fmt::format("   (1 GPU: {} {}/s; scaling efficiency {:.1f} %)",
                        rate(r.single_gpu_samples_per_second), model.sample_unit,
                        100.0 * r.scaling_efficiency);
+  else
+    out += "   (scaling efficiency not computed: --no-baseline)";
   out += "\n";
   const Breakdown& b = r.breakdown;
   const double t = r.iteration_time;
@@ -55,6 +77,7 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
   out += fmt::format("  forward       {} {}\n", ms(b.forward), pct(b.forward, t));
   out += fmt::format("  backward      {} {}\n", ms(b.backward), pct(b.backward, t));
   out += fmt::format("  exposed comm  {} {}\n", ms(b.exposed_comm), pct(b.exposed_comm, t));
+  out += fmt::format("  straggler     {} {}\n", ms(b.straggler_wait), pct(b.straggler_wait, t));
   out += fmt::format("  optimizer     {} {}\n", ms(b.optimizer), pct(b.optimizer, t));
   out += fmt::format("communication   {} busy per GPU: {} of the step, {} exposed\n",
                      ms(r.comm_time), pct(r.comm_time, t), pct(b.exposed_comm, t));
@@ -69,7 +92,18 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
                      r.memory.fits ? ""
                                    : fmt::format(" -- DOES NOT FIT (largest batch that fits: {})",
                                                  r.memory.max_batch_that_fits));
-  out += fmt::format("bottleneck      {}\n", r.bottleneck);
+  out += fmt::format("bottleneck      {}{}\n", r.bottleneck,
+                     r.bottleneck_link.empty() ? "" : " (" + r.bottleneck_link + ")");
+  // The most utilised links: share of their capacity used over the step, and how long per step
+  // at least one flow crossed them.
+  std::string busiest;
+  for (size_t i = 0; i < r.links.busiest.size() && i < 3; ++i) {
+    const LinkReport& l = r.links.busiest[i];
+    busiest += fmt::format("{}{} {:.1f} % ({} busy)", busiest.empty() ? "" : ", ", l.name,
+                           100 * l.utilisation, fmt::format("{:.3f} ms", l.busy * 1e3));
+  }
+  if (!busiest.empty())
+    out += fmt::format("busiest links   {}  (capacity used over the step)\n", busiest);
   std::string links;
   for (size_t i = 0; i < r.bytes_per_link_class.size(); ++i) {
     if (r.bytes_per_link_class[i] <= 0) continue;
@@ -78,6 +112,7 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
   }
   out += fmt::format("bytes per step  {}\n",
                      links.empty() ? std::string("none") : links + "  (bytes x links crossed)");
+  for (const std::string& w : r.warnings) out += "warning         " + w + "\n";
   return out;
 }
 

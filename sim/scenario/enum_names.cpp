@@ -12,6 +12,36 @@ const std::vector<NamedValue<IntraNodeKind>>& enum_table<IntraNodeKind>() {
 }
 
 template <>
+const std::vector<NamedValue<CpuVendor>>& enum_table<CpuVendor>() {
+  static const std::vector<NamedValue<CpuVendor>> t = {{CpuVendor::kIntel, "intel"},
+                                                       {CpuVendor::kAmd, "amd"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<NicTransport>>& enum_table<NicTransport>() {
+  static const std::vector<NamedValue<NicTransport>> t = {{NicTransport::kRdma, "rdma"},
+                                                          {NicTransport::kTcp, "tcp"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<LatencyModel>>& enum_table<LatencyModel>() {
+  static const std::vector<NamedValue<LatencyModel>> t = {{LatencyModel::kNccl, "nccl"},
+                                                          {LatencyModel::kAlpha, "alpha"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<NcclProtocol>>& enum_table<NcclProtocol>() {
+  static const std::vector<NamedValue<NcclProtocol>> t = {{NcclProtocol::kAuto, "auto"},
+                                                          {NcclProtocol::kLL, "ll"},
+                                                          {NcclProtocol::kLL128, "ll128"},
+                                                          {NcclProtocol::kSimple, "simple"}};
+  return t;
+}
+
+template <>
 const std::vector<NamedValue<FabricKind>>& enum_table<FabricKind>() {
   static const std::vector<NamedValue<FabricKind>> t = {{FabricKind::kLeafSpine, "leaf-spine"}};
   return t;
@@ -71,6 +101,36 @@ template <>
 const std::vector<NamedValue<PsMode>>& enum_table<PsMode>() {
   static const std::vector<NamedValue<PsMode>> t = {{PsMode::kSync, "sync"},
                                                     {PsMode::kAsync, "async"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<KeyPlacement>>& enum_table<KeyPlacement>() {
+  static const std::vector<NamedValue<KeyPlacement>> t = {
+      {KeyPlacement::kHash, "hash"},
+      {KeyPlacement::kLeastLoaded, "least-loaded"},
+      {KeyPlacement::kRoundRobin, "round-robin"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<PsUpdate>>& enum_table<PsUpdate>() {
+  static const std::vector<NamedValue<PsUpdate>> t = {{PsUpdate::kServer, "server"},
+                                                      {PsUpdate::kWorker, "worker"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<PsPull>>& enum_table<PsPull>() {
+  static const std::vector<NamedValue<PsPull>> t = {{PsPull::kEager, "eager"},
+                                                    {PsPull::kForward, "forward"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<CommSchedule>>& enum_table<CommSchedule>() {
+  static const std::vector<NamedValue<CommSchedule>> t = {{CommSchedule::kFifo, "fifo"},
+                                                          {CommSchedule::kPriority, "priority"}};
   return t;
 }
 

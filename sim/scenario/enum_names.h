@@ -51,6 +51,14 @@ std::string enum_choices() {
 template <>
 const std::vector<NamedValue<IntraNodeKind>>& enum_table<IntraNodeKind>();
 template <>
+const std::vector<NamedValue<CpuVendor>>& enum_table<CpuVendor>();
+template <>
+const std::vector<NamedValue<NicTransport>>& enum_table<NicTransport>();
+template <>
+const std::vector<NamedValue<LatencyModel>>& enum_table<LatencyModel>();
+template <>
+const std::vector<NamedValue<NcclProtocol>>& enum_table<NcclProtocol>();
+template <>
 const std::vector<NamedValue<FabricKind>>& enum_table<FabricKind>();
 template <>
 const std::vector<NamedValue<Precision>>& enum_table<Precision>();
@@ -66,6 +74,14 @@ template <>
 const std::vector<NamedValue<PsPlacement>>& enum_table<PsPlacement>();
 template <>
 const std::vector<NamedValue<PsMode>>& enum_table<PsMode>();
+template <>
+const std::vector<NamedValue<KeyPlacement>>& enum_table<KeyPlacement>();
+template <>
+const std::vector<NamedValue<PsUpdate>>& enum_table<PsUpdate>();
+template <>
+const std::vector<NamedValue<PsPull>>& enum_table<PsPull>();
+template <>
+const std::vector<NamedValue<CommSchedule>>& enum_table<CommSchedule>();
 template <>
 const std::vector<NamedValue<ComputeMode>>& enum_table<ComputeMode>();
 template <>

@@ -8,7 +8,8 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double kGBps = 1e9;
 
 GpuPreset preset(const char* key, const char* description, const char* source, double fp32,
-                 double tf32, double fp16, double bf16, double memory, double hbm) {
+                 double tf32, double fp16, double bf16, double memory, double hbm,
+                 int compute_capability, bool pcie_p2p = true) {
   GpuPreset p;
   p.key = key;
   p.description = description;
@@ -20,12 +21,18 @@ GpuPreset preset(const char* key, const char* description, const char* source, d
   p.spec.bf16_flops = bf16;
   p.spec.memory_bytes = memory;
   p.spec.hbm_bandwidth = hbm;
+  p.spec.compute_capability = compute_capability;
+  p.spec.pcie_p2p = pcie_p2p;
   return p;
 }
 
 }  // namespace
 
 // Conventions:
+// - The compute capability is CUDA's (NVIDIA CUDA C++ Programming Guide, "Compute Capabilities");
+//   NCCL's tuning tables depend on it. GeForce cards do not support PCIe peer-to-peer (the driver
+//   reports "CANNOT Access Peer"; NVIDIA/nccl-tests#117 shows it for the RTX 2080 Ti), so their
+//   intra-node traffic is staged through host memory; every other preset allows it.
 // - FLOP/s are the datasheet peaks at boost clock. Datasheets since Ampere print tensor-core
 //   figures "with sparsity" (marked *); the dense figure used here is half of that.
 // - fp16 is the rate mixed-precision training gets (fp16 inputs, fp32 accumulation). GPUs
@@ -40,64 +47,77 @@ const std::vector<GpuPreset>& gpu_presets() {
       preset("k80", "NVIDIA Tesla K80, one GK210 die (a board has two)",
              "NVIDIA Tesla K80 datasheet (2014): 8.73 TFLOPS fp32 boost, 24 GB GDDR5, 480 GB/s "
              "per board of two GPUs",
-             4.365 * kTera, 0, 4.365 * kTera, 0, 12 * kGiB, 240 * kGBps),
+             4.365 * kTera, 0, 4.365 * kTera, 0, 12 * kGiB, 240 * kGBps, 37),
       // Pascal: fp16 at twice the fp32 rate, no tensor cores.
       preset("p100-sxm2-16gb", "NVIDIA Tesla P100 SXM2 16 GB",
              "NVIDIA Tesla P100 datasheet (NVLink version): 10.6 TFLOPS fp32, 21.2 TFLOPS fp16, "
              "16 GB HBM2 at 732 GB/s",
-             10.6 * kTera, 0, 21.2 * kTera, 0, 16 * kGiB, 732 * kGBps),
+             10.6 * kTera, 0, 21.2 * kTera, 0, 16 * kGiB, 732 * kGBps, 60),
       // Volta: tensor cores for fp16, no tf32/bf16.
       preset("v100-sxm2-16gb", "NVIDIA Tesla V100 SXM2 16 GB",
              "NVIDIA Tesla V100 datasheet (SXM2): 15.7 TFLOPS fp32, 125 TFLOPS tensor, 16 GB "
              "HBM2 at 900 GB/s",
-             15.7 * kTera, 0, 125 * kTera, 0, 16 * kGiB, 900 * kGBps),
+             15.7 * kTera, 0, 125 * kTera, 0, 16 * kGiB, 900 * kGBps, 70),
       preset("v100-sxm2-32gb", "NVIDIA Tesla V100 SXM2 32 GB",
              "NVIDIA Tesla V100 datasheet (SXM2): 15.7 TFLOPS fp32, 125 TFLOPS tensor, 32 GB "
              "HBM2 at 900 GB/s",
-             15.7 * kTera, 0, 125 * kTera, 0, 32 * kGiB, 900 * kGBps),
+             15.7 * kTera, 0, 125 * kTera, 0, 32 * kGiB, 900 * kGBps, 70),
       // Turing. GeForce cards run fp16 tensor ops with fp32 accumulation at half rate:
       // 53.8 TFLOPS, not the 107.6 TFLOPS quoted for fp16 accumulation.
       preset("rtx-2080-ti", "NVIDIA GeForce RTX 2080 Ti (reference clocks)",
              "NVIDIA Turing architecture whitepaper, Appendix A: 13.4 TFLOPS fp32, 53.8 TFLOPS "
              "fp16 tensor with fp32 accumulate, 11 GB GDDR6 at 616 GB/s",
-             13.4 * kTera, 0, 53.8 * kTera, 0, 11 * kGiB, 616 * kGBps),
+             13.4 * kTera, 0, 53.8 * kTera, 0, 11 * kGiB, 616 * kGBps, 75, /*pcie_p2p=*/false),
       preset("t4", "NVIDIA T4 16 GB",
              "NVIDIA T4 datasheet: 8.1 TFLOPS fp32, 65 TFLOPS mixed fp16/fp32, 16 GB GDDR6 at "
              "320 GB/s",
-             8.1 * kTera, 0, 65 * kTera, 0, 16 * kGiB, 320 * kGBps),
+             8.1 * kTera, 0, 65 * kTera, 0, 16 * kGiB, 320 * kGBps, 75),
       // Ampere.
       preset("a100-sxm-40gb", "NVIDIA A100 SXM4 40 GB",
              "NVIDIA A100 datasheet: 19.5 TFLOPS fp32, 156 TFLOPS tf32, 312 TFLOPS fp16/bf16 "
              "(dense), 40 GB HBM2 at 1555 GB/s",
-             19.5 * kTera, 156 * kTera, 312 * kTera, 312 * kTera, 40 * kGiB, 1555 * kGBps),
+             19.5 * kTera, 156 * kTera, 312 * kTera, 312 * kTera, 40 * kGiB, 1555 * kGBps, 80),
       preset("a100-sxm-80gb", "NVIDIA A100 SXM4 80 GB",
              "NVIDIA A100 datasheet: 19.5 TFLOPS fp32, 156 TFLOPS tf32, 312 TFLOPS fp16/bf16 "
              "(dense), 80 GB HBM2e at 2039 GB/s",
-             19.5 * kTera, 156 * kTera, 312 * kTera, 312 * kTera, 80 * kGiB, 2039 * kGBps),
+             19.5 * kTera, 156 * kTera, 312 * kTera, 312 * kTera, 80 * kGiB, 2039 * kGBps, 80),
       preset("a100-pcie-40gb", "NVIDIA A100 PCIe 40 GB",
              "NVIDIA A100 datasheet: 19.5 TFLOPS fp32, 156 TFLOPS tf32, 312 TFLOPS fp16/bf16 "
              "(dense), 40 GB HBM2 at 1555 GB/s",
-             19.5 * kTera, 156 * kTera, 312 * kTera, 312 * kTera, 40 * kGiB, 1555 * kGBps),
+             19.5 * kTera, 156 * kTera, 312 * kTera, 312 * kTera, 40 * kGiB, 1555 * kGBps, 80),
+      // Ampere GeForce: tensor fp16/bf16 with fp32 accumulation at half rate, like Turing's.
+      preset("rtx-3090", "NVIDIA GeForce RTX 3090",
+             "NVIDIA Ampere GA102 GPU architecture whitepaper, Appendix A: 35.6 TFLOPS fp32, 35.6 "
+             "TFLOPS tf32 tensor, 71 TFLOPS fp16/bf16 tensor with fp32 accumulate (dense), 24 GB "
+             "GDDR6X at 936 GB/s",
+             35.6 * kTera, 35.6 * kTera, 71 * kTera, 71 * kTera, 24 * kGiB, 936 * kGBps, 86,
+             /*pcie_p2p=*/false),
       // Ada.
       preset("l4", "NVIDIA L4 24 GB",
              "NVIDIA L4 datasheet: 30.3 TFLOPS fp32, 120* TFLOPS tf32, 242* TFLOPS fp16/bf16 "
              "(* sparse), 24 GB GDDR6 at 300 GB/s",
-             30.3 * kTera, 60 * kTera, 121 * kTera, 121 * kTera, 24 * kGiB, 300 * kGBps),
+             30.3 * kTera, 60 * kTera, 121 * kTera, 121 * kTera, 24 * kGiB, 300 * kGBps, 89),
+      preset("rtx-4090", "NVIDIA GeForce RTX 4090",
+             "NVIDIA Ada GPU architecture whitepaper, Appendix A: 82.6 TFLOPS fp32, 82.6 TFLOPS "
+             "tf32 tensor, 165.2 TFLOPS fp16/bf16 tensor with fp32 accumulate (dense), 24 GB "
+             "GDDR6X at 1008 GB/s",
+             82.6 * kTera, 82.6 * kTera, 165.2 * kTera, 165.2 * kTera, 24 * kGiB, 1008 * kGBps, 89,
+             /*pcie_p2p=*/false),
       // Hopper.
       preset("h100-sxm-80gb", "NVIDIA H100 SXM5 80 GB",
              "NVIDIA H100 Tensor Core GPU datasheet (SXM): 67 TFLOPS fp32, 989* TFLOPS tf32, "
              "1979* TFLOPS fp16/bf16 (* sparse), 80 GB HBM3 at 3.35 TB/s",
-             67 * kTera, 494.5 * kTera, 989.5 * kTera, 989.5 * kTera, 80 * kGiB, 3350 * kGBps),
+             67 * kTera, 494.5 * kTera, 989.5 * kTera, 989.5 * kTera, 80 * kGiB, 3350 * kGBps, 90),
       preset("h100-pcie-80gb", "NVIDIA H100 PCIe 80 GB",
              "NVIDIA H100 Tensor Core GPU datasheet (PCIe): 51 TFLOPS fp32, 756* TFLOPS tf32, "
              "1513* TFLOPS fp16/bf16 (* sparse), 80 GB HBM2e at 2 TB/s",
-             51 * kTera, 378 * kTera, 756.5 * kTera, 756.5 * kTera, 80 * kGiB, 2000 * kGBps),
+             51 * kTera, 378 * kTera, 756.5 * kTera, 756.5 * kTera, 80 * kGiB, 2000 * kGBps, 90),
       // 141 GB as printed; nvidia-smi reports 143771 MiB, which is what a job can address.
       preset("h200-sxm-141gb", "NVIDIA H200 SXM 141 GB",
              "NVIDIA H200 Tensor Core GPU datasheet (SXM): 67 TFLOPS fp32, 989* TFLOPS tf32, "
              "1979* TFLOPS fp16/bf16 (* sparse), 141 GB HBM3e at 4.8 TB/s",
              67 * kTera, 494.5 * kTera, 989.5 * kTera, 989.5 * kTera, 143771.0 * 1024 * 1024,
-             4800 * kGBps),
+             4800 * kGBps, 90),
   };
   return presets;
 }

@@ -1,6 +1,7 @@
 #include "sim/scenario/overrides.h"
 
 #include "sim/util/utf8.h"
+#include "sim/util/yaml_document.h"
 
 namespace ddpsim {
 namespace {
@@ -41,7 +42,7 @@ Override parse_override(const std::string& text) {
     throw InputError(override_location(result.dotted), "missing value after '=' in '" + text + "'");
   }
   try {
-    result.value = YAML::Load(value);
+    result.value = load_one_value(value, override_location(result.dotted));
   } catch (const YAML::Exception& e) {
     throw InputError(override_location(result.dotted),
                      "cannot read the value '" + value + "' as YAML: " + e.msg);

@@ -1,4 +1,9 @@
 // The `cluster:` section: nodes, GPUs, and the links between them.
+#include "sim/profile/platform_file.h"
+#include <algorithm>
+#include <cmath>
+
+#include "sim/cost/transport_rates.h"
 #include "sim/scenario/gpu_presets.h"
 #include "sim/scenario/scenario_sections.h"
 
@@ -20,10 +25,12 @@ GpuSpec parse_gpu(const YamlValue& value, YamlContext* context) {
   if (value.node.IsScalar()) return require_preset(value).spec;
   if (!value.node.IsMap()) {
     fail(value, "expected a GPU preset name (" + gpu_preset_names() +
-                    ") or a mapping of preset, fp32, tf32, fp16, bf16, memory, hbm_bandwidth");
+                    ") or a mapping of preset, fp32, tf32, fp16, bf16, memory, hbm_bandwidth, "
+                    "compute_capability");
   }
   YamlSection gpu(value,
-                  {"preset", "name", "fp32", "tf32", "fp16", "bf16", "memory", "hbm_bandwidth"},
+                  {"preset", "name", "fp32", "tf32", "fp16", "bf16", "memory", "hbm_bandwidth",
+                   "compute_capability"},
                   context);
   GpuSpec spec;
   spec.name = "custom";
@@ -58,6 +65,11 @@ GpuSpec parse_gpu(const YamlValue& value, YamlContext* context) {
     spec.hbm_bandwidth = as_quantity(*v, units::Kind::kBandwidth, Sign::kPositive);
     modified = true;
   }
+  if (auto v = gpu.get("compute_capability")) {
+    // Written as CUDA prints it (8.0, 8.6, 9.0); stored as NCCL does (80, 86, 90).
+    spec.compute_capability = static_cast<int>(std::lround(as_real(*v, 1.0, false, 20.0) * 10));
+    modified = true;
+  }
   if (auto v = gpu.get("name")) {
     spec.name = as_string(*v);
   } else if (modified && gpu.has("preset")) {
@@ -79,8 +91,13 @@ void parse_intra_node(const YamlSection& cluster, YamlContext* context, ClusterS
     c->intra_node.bandwidth = c->pcie_bandwidth;
     return;
   }
-  YamlSection intra(*value, {"kind", "bandwidth", "latency"}, context);
+  YamlSection intra(*value, {"kind", "bandwidth", "latency", "p2p"}, context);
   if (auto v = intra.get("kind")) c->intra_node.kind = as_enum<IntraNodeKind>(*v);
+  if (auto v = intra.get("p2p")) {
+    if (c->intra_node.kind != IntraNodeKind::kPcie)
+      fail(*v, "p2p applies to kind: pcie (NVLink GPUs reach each other directly)");
+    c->intra_node.p2p = as_bool(*v);
+  }
   if (auto v = intra.get("bandwidth")) {
     c->intra_node.bandwidth = as_quantity(*v, units::Kind::kBandwidth, Sign::kPositive);
   } else if (c->intra_node.kind == IntraNodeKind::kPcie) {
@@ -93,8 +110,40 @@ void parse_intra_node(const YamlSection& cluster, YamlContext* context, ClusterS
   }
 }
 
+// TCP defaults (docs/transports.md): what one NCCL socket stream moves (sjeaugey,
+// NVIDIA/nccl-tests#83: one socket at 25 Gb/s). No extra CPU cost per message by default: NCCL's
+// own tuner charges a socket hop what it charges an InfiniBand hop (tuning.cc has one network
+// row); set nic.message_cost from a measurement of the cluster.
+constexpr double kTcpStreamBandwidth = 25e9 / 8;
+
+void parse_transport(const YamlSection& nic, NicSpec* n) {
+  if (auto v = nic.get("transport")) n->transport = as_enum<NicTransport>(*v);
+  const bool tcp = n->transport == NicTransport::kTcp;
+  n->gpudirect = !tcp;
+  if (auto v = nic.get("gpudirect")) {
+    n->gpudirect = as_bool(*v);
+    if (tcp && n->gpudirect)
+      fail(*v, "GPUDirect RDMA needs transport: rdma; TCP always stages through host memory");
+  }
+  n->stream_bandwidth = kTcpStreamBandwidth;
+  n->message_cost = 0;
+  if (auto v = nic.get("streams")) n->streams = static_cast<int>(as_int(*v, 1, 64));
+  if (auto v = nic.get("stream_bandwidth"))
+    n->stream_bandwidth = as_quantity(*v, units::Kind::kBandwidth, Sign::kPositive);
+  if (auto v = nic.get("message_cost"))
+    n->message_cost = as_quantity(*v, units::Kind::kDuration, Sign::kNonNegative);
+  if (auto v = nic.get("efficiency")) {
+    n->efficiency = as_real(*v, 0.0, /*min_exclusive=*/true, 1.0);
+  } else if (tcp) {
+    n->efficiency = tcp_efficiency(n->bandwidth, n->streams, n->stream_bandwidth);
+  }
+}
+
 void parse_nic(const YamlValue& value, YamlContext* context, ClusterSpec* c) {
-  YamlSection nic(value, {"count", "bandwidth", "latency"}, context);
+  YamlSection nic(value,
+                  {"count", "bandwidth", "latency", "transport", "gpudirect", "efficiency",
+                   "streams", "stream_bandwidth", "message_cost"},
+                  context);
   if (auto v = nic.get("count")) {
     c->nic.count = static_cast<int>(as_int(*v, 1));
     if (c->nic.count > c->gpus_per_node) {
@@ -107,6 +156,41 @@ void parse_nic(const YamlValue& value, YamlContext* context, ClusterSpec* c) {
   if (auto v = nic.get("latency")) {
     c->nic.latency = as_quantity(*v, units::Kind::kDuration, Sign::kNonNegative);
   }
+  parse_transport(nic, &c->nic);
+}
+
+void parse_pcie_switch(const YamlValue& value, YamlContext* context, ClusterSpec* c) {
+  YamlSection sw(value, {"gpus", "uplink"}, context);
+  YamlValue gpus = sw.require("gpus", "GPUs behind one switch, e.g. 4");
+  c->pcie_switch.gpus = static_cast<int>(as_int(gpus, 1));
+  const int per_socket = c->gpus_per_node / c->host.sockets;
+  if (per_socket % c->pcie_switch.gpus != 0) {
+    fail(gpus, "a switch sits under one socket: gpus (" + std::to_string(c->pcie_switch.gpus) +
+                   ") must divide the GPUs per socket (" + std::to_string(per_socket) + ")");
+  }
+  c->pcie_switch.uplink =
+      as_quantity(sw.require("uplink", "the switch's link to the CPU, e.g. 24GB/s for Gen4 x16"),
+                  units::Kind::kBandwidth, Sign::kPositive);
+}
+
+void parse_host(const YamlValue& value, YamlContext* context, ClusterSpec* c) {
+  YamlSection host(value, {"sockets", "bandwidth", "socket_link", "cpu"}, context);
+  if (auto v = host.get("sockets")) {
+    c->host.sockets = static_cast<int>(as_int(*v, 1, 2));
+    if (c->gpus_per_node % c->host.sockets != 0)
+      fail(*v,
+           "the GPUs are split evenly over the sockets: sockets must divide "
+           "cluster.gpus_per_node (" +
+               std::to_string(c->gpus_per_node) + ")");
+  }
+  if (auto v = host.get("cpu")) c->host.cpu = as_enum<CpuVendor>(*v);
+  // NCCL's figures for the link between sockets (src/graph/topo.h): Skylake-class UPI 10 GB/s,
+  // AMD Infinity Fabric 16 GB/s.
+  c->host.socket_link = c->host.cpu == CpuVendor::kAmd ? 16e9 : 10e9;
+  if (auto v = host.get("bandwidth"))
+    c->host.bandwidth = as_quantity(*v, units::Kind::kBandwidth, Sign::kPositive);
+  if (auto v = host.get("socket_link"))
+    c->host.socket_link = as_quantity(*v, units::Kind::kBandwidth, Sign::kPositive);
 }
 
 void parse_fabric(const YamlValue& value, YamlContext* context, ClusterSpec* c) {
@@ -120,9 +204,10 @@ void parse_fabric(const YamlValue& value, YamlContext* context, ClusterSpec* c) 
 
 void parse_cluster(const YamlValue& value, YamlContext* context, Scenario* scenario) {
   ClusterSpec& c = scenario->cluster;
-  YamlSection cluster(
-      value, {"nodes", "gpus_per_node", "gpu", "intra_node", "pcie", "cpu_cores", "nic", "fabric"},
-      context);
+  YamlSection cluster(value,
+                      {"nodes", "gpus_per_node", "gpu", "intra_node", "pcie", "pcie_switch", "host",
+                       "cpu_cores", "nic", "fabric", "calibration"},
+                      context);
   if (auto v = cluster.get("nodes")) c.nodes = static_cast<int>(as_int(*v, 1));
   std::optional<YamlValue> gpus_per_node = cluster.get("gpus_per_node");
   if (gpus_per_node) c.gpus_per_node = static_cast<int>(as_int(*gpus_per_node, 1));
@@ -138,10 +223,20 @@ void parse_cluster(const YamlValue& value, YamlContext* context, Scenario* scena
   c.pcie_bandwidth = as_quantity(
       cluster.require("pcie", "PCIe bandwidth per GPU and direction, e.g. 32GB/s for Gen4 x16"),
       units::Kind::kBandwidth, Sign::kPositive);
+  c.intra_node.p2p = c.gpu.pcie_p2p;
   parse_intra_node(cluster, context, &c);
+  if (auto v = cluster.get("host")) parse_host(*v, context, &c);
+  if (auto v = cluster.get("pcie_switch")) parse_pcie_switch(*v, context, &c);
   if (auto v = cluster.get("cpu_cores")) c.cpu_cores_per_node = static_cast<int>(as_int(*v, 1));
   if (auto v = cluster.get("nic")) parse_nic(*v, context, &c);
   if (auto v = cluster.get("fabric")) parse_fabric(*v, context, &c);
+  // Fitted link parameters replace the specs above (profile/platform_file.h).
+  if (auto v = cluster.get("calibration")) {
+    c.calibration = as_existing_path(*v, *context);
+    c.calibration_notes = apply_platform_calibration(load_platform_calibration(c.calibration), &c,
+                                                     &c.calibration_warnings);
+    if (c.intra_node.kind == IntraNodeKind::kPcie) c.intra_node.bandwidth = c.pcie_bandwidth;
+  }
 }
 
 }  // namespace ddpsim

@@ -1,19 +1,69 @@
-// The `model:` section: a model zoo key and its shape parameters. The zoo itself decides whether
-// the name and shape are valid, so the scenario accepts exactly what `ddpsim models` lists.
+// The `model:` section: a model zoo key and its shape parameters, a model file exported from
+// PyTorch, or a Hugging Face config.json. The zoo itself decides whether a name and shape are
+// valid, so the scenario accepts exactly what `ddpsim models` lists; files are read here, once,
+// and their errors point into them.
 #include <algorithm>
+#include <memory>
 
+#include "sim/model/hf_config.h"
+#include "sim/model/model_file.h"
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/scenario_sections.h"
 
 namespace ddpsim {
+namespace {
+
+// model.file: the file says everything; a sequence length or widths would be ignored.
+void load_file(const YamlSection& model, const YamlValue& file, YamlContext* context,
+               ModelSpec* m) {
+  for (const char* key : {"sequence_length", "layers"})
+    if (auto v = model.get(key))
+      fail(*v, std::string(key) +
+                   " does not apply to model.file (the file fixes the shapes; "
+                   "export it again with other inputs)");
+  m->file = as_existing_path(file, *context);
+  auto loaded = std::make_shared<Model>(load_model_file(m->file));
+  m->name = loaded->name;
+  m->loaded = std::move(loaded);
+}
+
+void read_hf_config_model(const YamlSection& model, const YamlValue& file, YamlContext* context,
+                          ModelSpec* m) {
+  if (auto v = model.get("layers")) fail(*v, "layers applies only to model 'mlp'");
+  m->hf_config = as_existing_path(file, *context);
+  const HfConfig config = load_hf_config(m->hf_config);
+  auto built = std::make_shared<Model>();
+  std::string error;
+  if (!build_hf_model(config, m->sequence_length, built.get(), &error))
+    fail_at(model.get("sequence_length").value_or(file).where, error);
+  m->name = built->name;
+  m->sequence_length = built->sequence_length;
+  m->loaded = std::move(built);
+}
+
+}  // namespace
 
 void parse_model(const YamlValue& value, YamlContext* context, Scenario* scenario) {
   ModelSpec& m = scenario->model;
-  YamlSection model(value, {"name", "sequence_length", "layers"}, context);
-  YamlValue name = model.require("name", "a model zoo key such as resnet50; see `ddpsim models`");
-  m.name = as_string(name);
+  YamlSection model(value, {"name", "file", "hf_config", "sequence_length", "layers"}, context);
+  std::vector<YamlValue> sources;
+  for (const char* key : {"name", "file", "hf_config"})
+    if (auto v = model.get(key)) sources.push_back(*v);
+  if (sources.empty())
+    fail_at(model.where(),
+            "missing required key 'name' in model (a model zoo key such as resnet50; see "
+            "`ddpsim models`), or 'file' (a model file exported from PyTorch), or 'hf_config' "
+            "(a Hugging Face config.json)");
+  if (sources.size() > 1)
+    fail(sources[1], "give one of name, file and hf_config, not " + sources[0].path + " and " +
+                         sources[1].path);
   std::optional<YamlValue> sequence_length = model.get("sequence_length");
   if (sequence_length) m.sequence_length = static_cast<int>(as_int(*sequence_length, 1));
+  if (auto file = model.get("file")) return load_file(model, *file, context, &m);
+  if (auto file = model.get("hf_config")) return read_hf_config_model(model, *file, context, &m);
+
+  YamlValue name = *model.get("name");
+  m.name = as_string(name);
   std::optional<YamlValue> layers = model.get("layers");
   if (layers) {
     if (m.name != "mlp") fail(*layers, "layers applies only to model 'mlp', not '" + m.name + "'");

@@ -16,7 +16,8 @@ void parse_fixed(const YamlValue& value, YamlContext* context, Scenario* scenari
                     std::to_string(total - 1) + " (cluster has " + std::to_string(total) +
                     " GPUs)");
     }
-    scenario->stragglers.fixed[static_cast<int>(rank)] = as_real(factor, 1.0);
+    scenario->stragglers.fixed[static_cast<int>(rank)] =
+        as_real(factor, 1.0, false, kMaxStragglerFactor);
   }
 }
 
@@ -44,8 +45,8 @@ void parse_stragglers(const YamlValue& value, YamlContext* context, Scenario* sc
     if (max) s.kind = StragglerKind::kUniform;
   }
   if (fixed) parse_fixed(*fixed, context, scenario);
-  if (sigma) s.sigma = as_real(*sigma, 0);
-  if (max) s.max = as_real(*max, 1.0);
+  if (sigma) s.sigma = as_real(*sigma, 0, false, kMaxStragglerSigma);
+  if (max) s.max = as_real(*max, 1.0, false, kMaxStragglerFactor);
   if (auto v = stragglers.get("per_iteration")) s.per_iteration = as_bool(*v);
 
   if (s.kind == StragglerKind::kFixed && s.fixed.empty()) {

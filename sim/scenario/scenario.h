@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,13 +17,15 @@ namespace ddpsim {
 // ---------------------------------------------------------------- cluster
 
 struct GpuSpec {
-  std::string name;          // preset name or "custom"
-  double fp32_flops = 0;     // peak FLOP/s, dense
-  double tf32_flops = 0;     // 0 = no TF32 tensor cores (falls back to fp32)
-  double fp16_flops = 0;     // tensor-core peak for fp16 (mixed precision)
-  double bf16_flops = 0;     // 0 = no bf16 support (falls back to fp16)
-  double memory_bytes = 0;   // HBM capacity
-  double hbm_bandwidth = 0;  // bytes/s
+  std::string name;            // preset name or "custom"
+  double fp32_flops = 0;       // peak FLOP/s, dense
+  double tf32_flops = 0;       // 0 = no TF32 tensor cores (falls back to fp32)
+  double fp16_flops = 0;       // tensor-core peak for fp16 (mixed precision)
+  double bf16_flops = 0;       // 0 = no bf16 support (falls back to fp16)
+  double memory_bytes = 0;     // HBM capacity
+  double hbm_bandwidth = 0;    // bytes/s
+  int compute_capability = 0;  // SM version x 10 (80 = Ampere); 0 = unknown (NCCL's tuning)
+  bool pcie_p2p = true;        // the driver allows PCIe peer-to-peer (GeForce cards: false)
 };
 
 enum class IntraNodeKind { kNvSwitch, kNvLinkMesh, kPcie };
@@ -31,12 +34,43 @@ struct IntraNodeSpec {
   IntraNodeKind kind = IntraNodeKind::kNvSwitch;
   double bandwidth = 0;  // per GPU, per direction, bytes/s (what NCCL's ring achieves)
   double latency = 0;    // alpha per message, seconds
+  // pcie: GPUs of one socket exchange data peer-to-peer; false = staged through host memory
+  // (NCCL's SHM transport). Traffic between sockets is always staged. Default: the GPU's.
+  bool p2p = true;
 };
+
+// PCIe switches shared by `gpus` consecutive GPUs, each reaching the CPU over one uplink.
+struct PcieSwitchSpec {
+  int gpus = 0;       // GPUs per switch; 0 = every GPU on its own root port
+  double uplink = 0;  // per switch, per direction, bytes/s
+};
+
+enum class CpuVendor { kIntel, kAmd };  // NCCL's tuning differs (network overhead, LL ceiling)
+
+// The host side of a node: CPU sockets, their memory as seen by PCIe DMA, the link between them.
+struct HostSpec {
+  int sockets = 1;                    // GPUs and NICs split evenly, in order
+  double bandwidth = 204.8e9;         // per socket: memory bandwidth available to DMA, bytes/s
+  double socket_link = 10e9;          // UPI/xGMI between two sockets, per direction, bytes/s
+  CpuVendor cpu = CpuVendor::kIntel;  // NCCL_NET_OVERHEAD 1 us (Intel) or 2 us (AMD)
+};
+
+enum class NicTransport { kRdma, kTcp };
 
 struct NicSpec {
   int count = 1;         // NICs per node; local GPU l uses NIC l * count / gpus_per_node
   double bandwidth = 0;  // per NIC, per direction, bytes/s
   double latency = 0;    // alpha per inter-node message, seconds
+  NicTransport transport = NicTransport::kRdma;
+  bool gpudirect = true;  // GPU <-> NIC without host memory (GPUDirect RDMA)
+  // Fraction of `bandwidth` the transport delivers (resolved by the loader: rdma 1; tcp from
+  // streams x stream_bandwidth, capped by TCP's header efficiency, docs/transports.md).
+  double efficiency = 1.0;
+  int streams = 2;              // tcp: sockets per NIC (NCCL: 2 channels x 1 socket each)
+  double stream_bandwidth = 0;  // tcp: what one stream moves, bytes/s
+  double message_cost = 0;      // CPU seconds per message (tcp), added like latency
+
+  double effective_bandwidth() const { return bandwidth * efficiency; }
 };
 
 enum class FabricKind { kLeafSpine };
@@ -53,19 +87,45 @@ struct ClusterSpec {
   GpuSpec gpu;
   IntraNodeSpec intra_node;
   double pcie_bandwidth = 0;  // per GPU, per direction, bytes/s (H2D copies, GPU<->NIC)
+  PcieSwitchSpec pcie_switch;
+  HostSpec host;
   NicSpec nic;
   FabricSpec fabric;
   int cpu_cores_per_node = 64;  // decode/augment workers share these
+  // cluster.calibration: a platform file (ddpsim calibrate --fit-platform) whose fitted link
+  // parameters replaced the values above; "" when none. calibration_notes: one line per value;
+  // calibration_warnings: the file was fitted on another GPU type.
+  std::string calibration;
+  std::vector<std::string> calibration_notes;
+  std::vector<std::string> calibration_warnings;
 
   int total_gpus() const { return nodes * gpus_per_node; }
+  int socket_of_local(int local) const { return local * host.sockets / gpus_per_node; }
+  int socket_of_nic(int nic_index) const { return nic_index * host.sockets / nic.count; }
+  int switch_of_local(int local) const {
+    return pcie_switch.gpus > 0 ? local / pcie_switch.gpus : -1;
+  }
+  // Whether traffic between local GPUs l and m goes through host memory (PCIe without P2P, or
+  // between sockets); NVLink kinds never stage.
+  bool staged(int l, int m) const {
+    if (intra_node.kind != IntraNodeKind::kPcie) return false;
+    return !intra_node.p2p || socket_of_local(l) != socket_of_local(m);
+  }
 };
 
 // ---------------------------------------------------------------- model
 
+struct Model;
+
 struct ModelSpec {
-  std::string name;             // model zoo key (see `ddpsim models`)
+  std::string name;             // model zoo key (see `ddpsim models`); file models: their name
   int sequence_length = 0;      // transformers: 0 = the model's default
   std::vector<int> mlp_layers;  // mlp: layer widths, input first (e.g. [1024, 4096, 4096, 10])
+  std::string file;             // model.file: a model file (docs/model-import.md)
+  std::string hf_config;        // model.hf_config: a Hugging Face config.json
+  // The model read from `file` or `hf_config` by the scenario loader (files are read at the
+  // edge, once); build_model returns a copy.
+  std::shared_ptr<const Model> loaded;
 };
 
 // ---------------------------------------------------------------- training
@@ -87,20 +147,52 @@ struct TrainingSpec {
 enum class SyncStrategy { kAllReduce, kParameterServer, kLocalSgd };
 enum class AllReduceAlgorithm { kRing, kTree, kHalvingDoubling, kHierarchical, kAuto };
 enum class CollectiveMode { kFlow, kChunked };  // flow: one flow per ring edge; chunked: per step
+// What a ring/tree call charges besides its flows: NCCL's tuning model (sim/cost/nccl_tuning.h)
+// or the plain 2(p-1) alpha of the message latencies.
+enum class LatencyModel { kNccl, kAlpha };
+enum class NcclProtocol { kLL, kLL128, kSimple, kAuto };
 // byteps: a server colocated on every node plus `servers` dedicated CPU machines (0 allowed),
 // holding BytePS's optimal shares of the parameters (collective_formulas.h, byteps_shares).
 enum class PsPlacement { kDedicated, kColocated, kByteps };
 enum class PsMode { kSync, kAsync };
+// How partition keys are spread over the servers: hash is BytePS's (djb2 of the decimal key,
+// modulo the server count; its "mixed mode" for the byteps placement), least-loaded gives each
+// key to the server with the fewest bytes so far relative to its share (tf_cnn_benchmarks'
+// ParamServerDeviceSetter), round-robin deals keys in order (TensorFlow's replica_device_setter).
+enum class KeyPlacement { kHash, kLeastLoaded, kRoundRobin };
+enum class PsUpdate { kServer, kWorker };  // where the optimizer step runs
+// eager: the server answers a pull as soon as the partition is summed and the step waits for
+// every pull (BytePS, MXNet kvstore); forward: the next step's forward reads each layer's
+// parameters as it needs them (TensorFlow), pulls ordered by layer.
+enum class PsPull { kEager, kForward };
 
 struct ParameterServerSpec {
   int servers = 1;  // byteps: the dedicated CPU servers (the colocated are extra)
   PsPlacement placement = PsPlacement::kDedicated;
   double server_nic_bandwidth = 0;  // dedicated servers: bytes/s per server (0 = cluster NIC)
   PsMode mode = PsMode::kSync;
-  int staleness = 0;                  // async: max iterations a worker may run ahead
-  double chunk_bytes = 4e6;           // tensors are partitioned into chunks of this size
+  int staleness = 0;  // async: max iterations a worker may run ahead
+  KeyPlacement key_placement = KeyPlacement::kLeastLoaded;
+  PsUpdate update = PsUpdate::kServer;
+  PsPull pull = PsPull::kEager;
   double update_flops_per_param = 0;  // server-side update cost (0 = optimizer default)
+  int server_threads = 4;             // engine threads summing pushes (BYTEPS_SERVER_ENGINE_THREAD)
+  // Memory traffic a server sustains while summing (a sum reads two operands and writes one:
+  // 3 bytes per gradient byte); shared by its engine threads. 0 = sums take no time.
+  double server_memory_bandwidth = 100e9;
 };
+
+// Horovod tensor fusion (horovod/common/operations.cc): every cycle_time a background cycle
+// negotiates which tensors every rank has ready (coordination seconds) and all-reduces them in
+// fused buffers of at most threshold bytes.
+struct FusionSpec {
+  bool enabled = false;
+  double threshold = 128.0 * 1024 * 1024;  // HOROVOD_FUSION_THRESHOLD (Horovod >= 0.21.0)
+  double cycle_time = 1e-3;                // HOROVOD_CYCLE_TIME (Horovod >= 0.21.0)
+  double coordination = -1;                // seconds per cycle; < 0: 2 ceil(log2 p) x alpha
+};
+
+enum class CommSchedule { kFifo, kPriority };
 
 struct AlphaBetaPoint {  // one row of a fitted collective cost table
   double min_bytes = 0, max_bytes = 0;
@@ -112,14 +204,24 @@ struct SyncSpec {
   SyncStrategy strategy = SyncStrategy::kAllReduce;
   AllReduceAlgorithm algorithm = AllReduceAlgorithm::kRing;
   CollectiveMode mode = CollectiveMode::kFlow;
-  double bucket_cap = 25.0 * 1024 * 1024;   // PyTorch DDP bucket_cap_mb=25 (MiB)
+  double bucket_cap = 25.0 * 1024 * 1024;   // PyTorch DDP bucket_cap_mb=25 (MiB); 0: per tensor
   double first_bucket = 1.0 * 1024 * 1024;  // dist._DEFAULT_FIRST_BUCKET_BYTES
   bool overlap = true;                      // start a bucket as soon as it is full
-  int gradient_bytes = 4;                   // bytes per gradient element on the wire
-  int channels = 0;                         // rings in parallel; 0 = NIC count (NCCL-like)
+  // fifo: buckets / partitions in the order gradients become ready; priority (ByteScheduler,
+  // P3, TicTac): the layers nearest the input first, partitions of `partition` bytes, at most
+  // `credit` bytes in flight, and each layer's forward waits only for its own parameters.
+  CommSchedule schedule = CommSchedule::kFifo;
+  double partition = 4096000;  // BytePS BYTEPS_PARTITION_BYTES default (byteps/common/global.cc)
+  double credit = 0;           // bytes in flight per worker; 0: unlimited (fifo) or 5 partitions
+  FusionSpec fusion;
+  int gradient_bytes = 4;  // bytes per gradient element on the wire
+  int channels = 0;        // rings in parallel; 0 = NIC count (NCCL-like)
+  LatencyModel latency_model = LatencyModel::kNccl;
+  NcclProtocol protocol = NcclProtocol::kAuto;  // NCCL_PROTO; auto = NCCL's choice by size
   ParameterServerSpec ps;
-  int local_sgd_period = 1;      // local SGD: average weights every K steps
-  std::string alpha_beta_table;  // optional path: measured costs replace links
+  int local_sgd_period = 1;         // local SGD: average weights every K steps
+  std::string alpha_beta_table;     // optional path: measured costs replace links
+  SourceLocation alpha_beta_where;  // where the scenario names it (errors about its use)
   std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> alpha_beta;  // loaded table
 };
 
@@ -167,6 +269,12 @@ struct DataSpec {
 // ---------------------------------------------------------------- stragglers
 
 enum class StragglerKind { kNone, kFixed, kLognormal, kUniform };
+
+// Bounds that keep the simulated clock finite and meaningful: a GPU a thousand times slower
+// than its peers is as good as gone. A lognormal draw above the bound is set to it; with
+// sigma <= 2 that happens to fewer than 1 draw in 1,500 (|z| > 3.45).
+constexpr double kMaxStragglerFactor = 1000;
+constexpr double kMaxStragglerSigma = 2;
 
 struct StragglerSpec {
   StragglerKind kind = StragglerKind::kNone;

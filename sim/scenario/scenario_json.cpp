@@ -14,32 +14,54 @@ json gpu_json(const GpuSpec& g) {
           {"fp16_flop_per_s", g.fp16_flops},
           {"bf16_flop_per_s", g.bf16_flops},
           {"memory_bytes", g.memory_bytes},
-          {"hbm_bandwidth_bytes_per_s", g.hbm_bandwidth}};
+          {"hbm_bandwidth_bytes_per_s", g.hbm_bandwidth},
+          {"compute_capability", g.compute_capability / 10.0},
+          {"pcie_p2p", g.pcie_p2p}};
 }
 
 json cluster_json(const ClusterSpec& c) {
-  return {{"nodes", c.nodes},
-          {"gpus_per_node", c.gpus_per_node},
-          {"total_gpus", c.total_gpus()},
-          {"gpu", gpu_json(c.gpu)},
-          {"intra_node",
-           {{"kind", enum_name(c.intra_node.kind)},
-            {"bandwidth_bytes_per_s", c.intra_node.bandwidth},
-            {"latency_s", c.intra_node.latency}}},
-          {"pcie_bandwidth_bytes_per_s", c.pcie_bandwidth},
-          {"cpu_cores_per_node", c.cpu_cores_per_node},
-          {"nic",
-           {{"count", c.nic.count},
-            {"bandwidth_bytes_per_s", c.nic.bandwidth},
-            {"latency_s", c.nic.latency}}},
-          {"fabric",
-           {{"kind", enum_name(c.fabric.kind)},
-            {"nodes_per_leaf", c.fabric.nodes_per_leaf},
-            {"oversubscription", c.fabric.oversubscription}}}};
+  json j = {
+      {"nodes", c.nodes},
+      {"gpus_per_node", c.gpus_per_node},
+      {"total_gpus", c.total_gpus()},
+      {"gpu", gpu_json(c.gpu)},
+      {"intra_node",
+       {{"kind", enum_name(c.intra_node.kind)},
+        {"bandwidth_bytes_per_s", c.intra_node.bandwidth},
+        {"latency_s", c.intra_node.latency},
+        {"p2p", c.intra_node.p2p}}},
+      {"pcie_bandwidth_bytes_per_s", c.pcie_bandwidth},
+      {"pcie_switch", {{"gpus", c.pcie_switch.gpus}, {"uplink_bytes_per_s", c.pcie_switch.uplink}}},
+      {"host",
+       {{"sockets", c.host.sockets},
+        {"bandwidth_bytes_per_s", c.host.bandwidth},
+        {"socket_link_bytes_per_s", c.host.socket_link},
+        {"cpu", enum_name(c.host.cpu)}}},
+      {"cpu_cores_per_node", c.cpu_cores_per_node},
+      {"nic",
+       {{"count", c.nic.count},
+        {"bandwidth_bytes_per_s", c.nic.bandwidth},
+        {"latency_s", c.nic.latency},
+        {"transport", enum_name(c.nic.transport)},
+        {"gpudirect", c.nic.gpudirect},
+        {"efficiency", c.nic.efficiency},
+        {"streams", c.nic.streams},
+        {"stream_bandwidth_bytes_per_s", c.nic.stream_bandwidth},
+        {"message_cost_s", c.nic.message_cost}}},
+      {"fabric",
+       {{"kind", enum_name(c.fabric.kind)},
+        {"nodes_per_leaf", c.fabric.nodes_per_leaf},
+        {"oversubscription", c.fabric.oversubscription}}}};
+  if (!c.calibration.empty())
+    j["calibration"] = {{"file", c.calibration}, {"applied", c.calibration_notes}};
+  return j;
 }
 
 json model_json(const ModelSpec& m) {
-  return {{"name", m.name}, {"sequence_length", m.sequence_length}, {"layers", m.mlp_layers}};
+  json j = {{"name", m.name}, {"sequence_length", m.sequence_length}, {"layers", m.mlp_layers}};
+  if (!m.file.empty()) j["file"] = m.file;
+  if (!m.hf_config.empty()) j["hf_config"] = m.hf_config;
+  return j;
 }
 
 json training_json(const TrainingSpec& t) {
@@ -73,14 +95,28 @@ json sync_json(const SyncSpec& s) {
           {"overlap", s.overlap},
           {"gradient_bytes", s.gradient_bytes},
           {"channels", s.channels},
+          {"latency_model", enum_name(s.latency_model)},
+          {"protocol", enum_name(s.protocol)},
+          {"schedule", enum_name(s.schedule)},
+          {"partition_bytes", s.partition},
+          {"credit_bytes", s.credit},
+          {"fusion",
+           {{"enabled", s.fusion.enabled},
+            {"threshold_bytes", s.fusion.threshold},
+            {"cycle_time_s", s.fusion.cycle_time},
+            {"coordination_s", s.fusion.coordination}}},
           {"ps",
            {{"servers", ps.servers},
             {"placement", enum_name(ps.placement)},
             {"server_bandwidth_bytes_per_s", ps.server_nic_bandwidth},
             {"mode", enum_name(ps.mode)},
             {"staleness", ps.staleness},
-            {"chunk_bytes", ps.chunk_bytes},
-            {"update_flops_per_param", ps.update_flops_per_param}}},
+            {"key_placement", enum_name(ps.key_placement)},
+            {"update", enum_name(ps.update)},
+            {"pull", enum_name(ps.pull)},
+            {"update_flops_per_param", ps.update_flops_per_param},
+            {"server_threads", ps.server_threads},
+            {"server_memory_bandwidth_bytes_per_s", ps.server_memory_bandwidth}}},
           {"local_sgd", {{"period", s.local_sgd_period}}},
           {"alpha_beta", s.alpha_beta_table},
           {"alpha_beta_table", alpha_beta_json(s)}};

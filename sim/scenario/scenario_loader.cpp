@@ -1,14 +1,16 @@
 #include "sim/scenario/scenario_loader.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "sim/scenario/overrides.h"
 #include "sim/scenario/scenario_sections.h"
+#include "sim/util/input_file.h"
 #include "sim/util/utf8.h"
+#include "sim/util/yaml_document.h"
 
 namespace ddpsim {
 namespace {
@@ -45,9 +47,31 @@ void require_nic_where_used(const YamlSection& top, const Scenario& s) {
                               "): {count: 8, bandwidth: 200Gbps, latency: 2us}");
 }
 
+// A name becomes a folder (out/<name>) and a line of the summary: one path component of
+// printable characters.
+std::string scenario_name(const YamlValue& value) {
+  const std::string name = as_string(value);
+  std::string bad;
+  for (unsigned char c : name) {
+    if (c == '/' || c == '\\') bad = std::string("'") + static_cast<char>(c) + "'";
+    if (c < 0x20 || c == 0x7f) bad = fmt::format("the control character 0x{:02X}", c);
+    if (!bad.empty()) break;
+  }
+  if (!bad.empty())
+    fail(value, "the name holds " + bad +
+                    ", but it names the output folder (out/<name>) and is printed: use letters, "
+                    "digits, spaces and . - _");
+  if (name.empty() || name == "." || name == "..")
+    fail(value, "expected a name for the output folder (out/<name>), got '" + name + "'");
+  return name;
+}
+
+// The default name: the file's stem, with what cannot be in a name (control characters) as '_'.
 std::string file_stem(const std::string& path) {
   std::string stem = fs::path(path).stem().string();
-  return stem.empty() ? std::string("scenario") : stem;
+  for (char& c : stem)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == '\\') c = '_';
+  return stem.empty() || stem == "." || stem == ".." ? std::string("scenario") : stem;
 }
 
 }  // namespace
@@ -59,11 +83,13 @@ std::string as_existing_path(const YamlValue& value, const YamlContext& context)
   if (path.is_relative() && !context.is_overridden(value.path)) {
     path = fs::path(context.file()).parent_path() / path;
   }
+  const std::string looked =
+      path.string() != written ? " (looked for '" + path.string() + "')" : std::string();
+  if (written.find('\0') != std::string::npos) fail(value, "the file path contains a NUL byte");
+  if (auto kind = special_file_kind(path.string()))
+    fail(value, "'" + written + "' is " + *kind + ", not a file" + looked);
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    fail(value, "file not found: '" + written + "'" +
-                    (path.string() != written ? " (looked for '" + path.string() + "')" : ""));
-  }
+  if (!fs::is_regular_file(path, ec)) fail(value, "file not found: '" + written + "'" + looked);
   return path.lexically_normal().string();
 }
 
@@ -73,7 +99,7 @@ Scenario parse_scenario_text(const std::string& yaml_text, const std::string& fi
   YamlContext context(file_name);
   YAML::Node root;
   try {
-    root = YAML::Load(yaml_text);
+    root = load_one_document(yaml_text, file_name, "scenario file");
   } catch (const YAML::ParserException& e) {
     throw InputError(SourceLocation{file_name, e.mark.line + 1, e.mark.column + 1},
                      "YAML syntax error: " + e.msg);
@@ -93,7 +119,7 @@ Scenario parse_scenario_text(const std::string& yaml_text, const std::string& fi
   Scenario s;
   s.source = file_name;
   s.name = file_stem(file_name);
-  if (auto v = top.get("name")) s.name = as_string(*v);
+  if (auto v = top.get("name")) s.name = scenario_name(*v);
   if (auto v = top.get("seed")) s.seed = static_cast<uint64_t>(as_int(*v, 0, INT64_MAX));
 
   parse_cluster(top.require("cluster",
@@ -120,18 +146,7 @@ Scenario parse_scenario_text(const std::string& yaml_text, const std::string& fi
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path, std::ios::binary);
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    throw InputError(SourceLocation{path, 0, 0}, "is a folder, not a scenario file");
-  }
-  if (!in) {
-    throw InputError(SourceLocation{path, 0, 0},
-                     std::string("cannot read scenario file: ") + std::strerror(errno));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_scenario_text(text.str(), path, overrides);
+  return parse_scenario_text(read_input_file(path, "scenario", "scenario file"), path, overrides);
 }
 
 }  // namespace ddpsim

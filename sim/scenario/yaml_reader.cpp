@@ -6,6 +6,9 @@
 #include <charconv>
 #include <cmath>
 
+#include "sim/util/utf8.h"
+#include "sim/util/yaml_document.h"
+
 namespace ddpsim {
 namespace {
 
@@ -82,11 +85,19 @@ bool YamlContext::is_overridden(const std::string& path) const {
   return override_label(path).has_value();
 }
 
+// The override nearest to `path`: `--set data.storage.kind=x --set data.sample_bytes=y` creates
+// section `data` with the first, and a mistake in data.sample_bytes is still the second's,
+// whichever order they were given in.
 std::optional<std::string> YamlContext::override_label(const std::string& path) const {
+  const std::string* nearest = nullptr;
+  size_t longest = 0;
   for (const auto& [prefix, label] : overrides_) {
-    if (is_prefix_path(prefix, path)) return label;
+    if (is_prefix_path(prefix, path) && (nearest == nullptr || prefix.size() > longest)) {
+      nearest = &label;
+      longest = prefix.size();
+    }
   }
-  return std::nullopt;
+  return nearest ? std::optional<std::string>(*nearest) : std::nullopt;
 }
 
 SourceLocation YamlContext::locate(const YAML::Node& node, const std::string& path,
@@ -201,6 +212,17 @@ std::vector<std::pair<YamlValue, YamlValue>> YamlSection::entries() const {
 }
 
 // ---------------------------------------------------------------- typed getters
+
+YAML::Node load_document(const std::string& text, const std::string& path, const char* syntax,
+                         const std::string& what) {
+  require_utf8(text, path);
+  try {
+    return load_one_document(text, path, what);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(SourceLocation{path, e.mark.line + 1, e.mark.column + 1},
+                     std::string(syntax) + " syntax error: " + e.msg);
+  }
+}
 
 void fail(const YamlValue& value, const std::string& message) {
   fail_at(value.where, value.path.empty() ? message : value.path + ": " + message);

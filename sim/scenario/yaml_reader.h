@@ -91,6 +91,12 @@ class YamlSection {
   YamlContext* context_;
 };
 
+// Parses a file's one document (`syntax` names the language in messages, "YAML" or "JSON";
+// `what` the file, "model file"): UTF-8 checked, a syntax error or a second document an
+// InputError at its line and column.
+YAML::Node load_document(const std::string& text, const std::string& path, const char* syntax,
+                         const std::string& what);
+
 [[noreturn]] void fail(const YamlValue& value, const std::string& message);
 [[noreturn]] void fail_at(const SourceLocation& where, const std::string& message);
 

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "sim/scenario/enum_names.h"
+#include "sim/util/build_info.h"
 #include "sim/util/input_error.h"
 
 namespace ddpsim {
@@ -20,6 +21,12 @@ namespace {
 std::string num(double v) { return format_number(v); }
 std::string num(int v) { return std::to_string(v); }
 std::string flag(bool v) { return v ? "true" : "false"; }
+// Without a single-GPU run (--no-baseline) there is no baseline rate nor efficiency: no number.
+std::string baseline(const SimulationResult& r, double v) {
+  return r.single_gpu_samples_per_second > 0 ? num(v) : std::string();
+}
+
+const char* const kProvenanceColumns[] = {"ddpsim_version", "source_commit", "inputs_sha256"};
 
 struct ScenarioColumn {
   const char* name;
@@ -53,6 +60,7 @@ const std::vector<ScenarioColumn>& scenario_columns() {
        [](const Scenario& s) { return std::string(enum_name(s.sync.ps.placement)); }},
       {"bucket_cap_bytes", [](const Scenario& s) { return num(s.sync.bucket_cap); }},
       {"overlap", [](const Scenario& s) { return flag(s.sync.overlap); }},
+      {"schedule", [](const Scenario& s) { return std::string(enum_name(s.sync.schedule)); }},
       {"compute_mode", [](const Scenario& s) { return std::string(enum_name(s.compute.mode)); }},
       {"compute_efficiency", [](const Scenario& s) { return num(s.compute.efficiency); }},
       {"compute_profile", [](const Scenario& s) { return s.compute.profile; }},
@@ -69,16 +77,18 @@ const std::vector<ResultColumn>& result_columns() {
       {"iteration_time_s", [](const R& r) { return num(r.iteration_time); }},
       {"samples_per_second", [](const R& r) { return num(r.samples_per_second); }},
       {"single_gpu_samples_per_second",
-       [](const R& r) { return num(r.single_gpu_samples_per_second); }},
-      {"scaling_efficiency", [](const R& r) { return num(r.scaling_efficiency); }},
+       [](const R& r) { return baseline(r, r.single_gpu_samples_per_second); }},
+      {"scaling_efficiency", [](const R& r) { return baseline(r, r.scaling_efficiency); }},
       {"data_wait_s", [](const R& r) { return num(r.breakdown.data_wait); }},
       {"forward_s", [](const R& r) { return num(r.breakdown.forward); }},
       {"backward_s", [](const R& r) { return num(r.breakdown.backward); }},
       {"exposed_comm_s", [](const R& r) { return num(r.breakdown.exposed_comm); }},
+      {"straggler_wait_s", [](const R& r) { return num(r.breakdown.straggler_wait); }},
       {"optimizer_s", [](const R& r) { return num(r.breakdown.optimizer); }},
       {"comm_time_s", [](const R& r) { return num(r.comm_time); }},
       {"comm_share", [](const R& r) { return num(r.comm_share); }},
       {"exposed_comm_share", [](const R& r) { return num(r.exposed_comm_share); }},
+      {"straggler_share", [](const R& r) { return num(r.straggler_share); }},
       {"bottleneck", [](const R& r) { return r.bottleneck; }},
       {"data_rate_per_gpu", [](const R& r) { return num(r.data_rate_per_gpu); }},
       {"train_rate_per_gpu", [](const R& r) { return num(r.train_rate_per_gpu); }},
@@ -91,8 +101,14 @@ const std::vector<ResultColumn>& result_columns() {
       {"bytes_nic", [](const R& r) { return num(r.bytes_per_link_class[2]); }},
       {"bytes_fabric", [](const R& r) { return num(r.bytes_per_link_class[3]); }},
       {"bytes_storage", [](const R& r) { return num(r.bytes_per_link_class[4]); }},
+      {"bytes_host", [](const R& r) { return num(r.bytes_per_link_class[5]); }},
       {"bytes_sent_per_step", [](const R& r) { return num(r.bytes_sent); }},
-      {"notes", [](const R& r) { return r.notes; }},
+      {"notes",
+       [](const R& r) {
+         std::string notes = r.notes;
+         for (const std::string& w : r.warnings) notes += "; warning: " + w;
+         return notes;
+       }},
   };
   return columns;
 }
@@ -114,15 +130,18 @@ std::vector<std::string> results_csv_header(const std::vector<std::string>& swep
   header.insert(header.end(), swept_keys.begin(), swept_keys.end());
   for (const auto& c : scenario_columns()) header.push_back(c.name);
   for (const auto& c : result_columns()) header.push_back(c.name);
+  for (const char* name : kProvenanceColumns) header.push_back(name);
   header.push_back("error");
   return header;
 }
 
 std::vector<std::string> results_csv_row(const PointKey& point, const Scenario& scenario,
-                                         const SimulationResult& result) {
+                                         const SimulationResult& result,
+                                         const Provenance& provenance) {
   std::vector<std::string> row = leading_cells(point, "ok");
   for (const auto& c : scenario_columns()) row.push_back(c.value(scenario));
   for (const auto& c : result_columns()) row.push_back(c.value(result));
+  row.insert(row.end(), {provenance.version, provenance.commit, input_digests(provenance.inputs)});
   row.push_back("");
   return row;
 }
@@ -132,6 +151,7 @@ std::vector<std::string> failed_csv_row(const PointKey& point, const Scenario& s
   std::vector<std::string> row = leading_cells(point, "failed");
   for (const auto& c : scenario_columns()) row.push_back(c.value(scenario));
   row.resize(row.size() + result_columns().size());
+  row.insert(row.end(), {ddpsim_version(), source_commit(), ""});
   row.push_back(error);
   return row;
 }

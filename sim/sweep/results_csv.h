@@ -1,14 +1,17 @@
 // results.csv of a sweep: one row per point, sorted by point index. The columns are documented
 // in docs/results-csv.md: point, point_id, status, one column per swept key (the value as
-// written), fixed columns describing the resolved scenario, then the result's numbers, and
-// `error` last. Numbers are written in the shortest form that reads back exactly, so a row is a
-// pure function of its point and two runs of the same sweep give byte-identical files.
+// written), fixed columns describing the resolved scenario, then the result's numbers, its
+// provenance (ddpsim_version, source_commit, inputs_sha256) and `error` last. A number that was
+// not computed (the single-GPU baseline under --no-baseline) is an empty cell. Numbers are written
+// in the shortest form that reads back exactly, so a row is a pure function of its point and two
+// runs of the same sweep give byte-identical files.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include "sim/results/provenance.h"
 #include "sim/results/result.h"
 #include "sim/scenario/scenario.h"
 
@@ -28,8 +31,10 @@ struct PointKey {
 std::vector<std::string> results_csv_header(const std::vector<std::string>& swept_keys);
 
 std::vector<std::string> results_csv_row(const PointKey& point, const Scenario& scenario,
-                                         const SimulationResult& result);
-// A point whose simulation failed: scenario columns filled, result columns empty.
+                                         const SimulationResult& result,
+                                         const Provenance& provenance);
+// A point whose simulation failed: scenario columns filled, result columns empty, the version
+// of the ddpsim that tried.
 std::vector<std::string> failed_csv_row(const PointKey& point, const Scenario& scenario,
                                         const std::string& error);
 

@@ -9,6 +9,8 @@
 #include "sim/sweep/sweep_store.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/input_error.h"
+#include "sim/util/input_file.h"
+#include "sim/util/output_folder.h"
 
 namespace ddpsim {
 namespace {
@@ -30,14 +32,16 @@ Input read_input(const std::string& path) {
   if (fs::is_directory(path, ec)) {
     in.csv = path + "/results.csv";
     in.points_dir = path + "/points";
-    if (!fs::is_regular_file(in.csv, ec)) {
+    if (!fs::exists(fs::symlink_status(in.csv, ec))) {
       throw InputError(SourceLocation{path, 0, 0},
                        "no results.csv in this folder: expected the -o folder of a ddpsim sweep");
     }
     const std::string manifest = path + "/sweep.json";
-    if (fs::is_regular_file(manifest, ec)) {
+    if (fs::exists(fs::symlink_status(manifest, ec))) {
+      const std::string text =
+          read_regular_file(manifest, "sweep manifest (sweep.json)", kMaxResultsFileBytes);
       try {
-        in.manifest = nlohmann::json::parse(read_file(manifest));
+        in.manifest = nlohmann::json::parse(text);
       } catch (const nlohmann::json::exception& e) {
         throw InputError(SourceLocation{manifest, 0, 0},
                          std::string("not a sweep manifest: ") + e.what());
@@ -46,7 +50,7 @@ Input read_input(const std::string& path) {
   } else {
     in.csv = path;
   }
-  in.table = parse_csv(read_file(in.csv), in.csv);
+  in.table = parse_csv(read_regular_file(in.csv, "results.csv", kMaxResultsFileBytes), in.csv);
   for (const char* column : {"point", "point_id", "status"}) {
     if (csv_column(in.table, column) < 0) {
       throw InputError(SourceLocation{in.csv, 1, 0},
@@ -70,6 +74,7 @@ MergeReport merge_sweeps(const std::vector<std::string>& inputs, const std::stri
   if (inputs.empty()) {
     throw InputError(SourceLocation{"<merge>", 0, 0}, "nothing to merge: give sweep folders");
   }
+  check_output_folder(out_dir, "-o");
   std::error_code ec;
   const fs::path out_canonical = fs::weakly_canonical(out_dir, ec);
   std::vector<Input> all;

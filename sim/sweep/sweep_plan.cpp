@@ -9,7 +9,7 @@
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/scenario_json.h"
 #include "sim/scenario/scenario_loader.h"
-#include "sim/util/atomic_file.h"
+#include "sim/util/input_file.h"
 
 namespace ddpsim {
 namespace {
@@ -104,11 +104,7 @@ SweepPlan plan_sweep(const std::string& scenario_file,
   SweepPlan plan;
   plan.scenario_file = scenario_file;
   plan.set_overrides = set_overrides;
-  std::error_code ec;
-  if (std::filesystem::is_directory(scenario_file, ec)) {
-    throw InputError(SourceLocation{scenario_file, 0, 0}, "is a folder, not a scenario file");
-  }
-  const std::string text = read_file(scenario_file);
+  const std::string text = read_input_file(scenario_file, "scenario", "scenario file");
   plan.spec = parse_sweep_section(text, scenario_file);
   for (const std::string& option : sweep_options) add_axis(&plan.spec, parse_sweep_option(option));
   if (plan.spec.axes.empty()) {
@@ -139,7 +135,8 @@ SweepPlan plan_sweep(const std::string& scenario_file,
       relocate(e, plan.spec, point);
     }
     const ModelSpec& m = planned.scenario.model;
-    std::string model_key = m.name + "/" + std::to_string(m.sequence_length);
+    std::string model_key =
+        m.name + "/" + m.file + "/" + m.hf_config + "/" + std::to_string(m.sequence_length);
     for (int width : m.mlp_layers) model_key += "/" + std::to_string(width);
     if (models_checked.insert(model_key).second) {
       Model model;

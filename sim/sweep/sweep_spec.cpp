@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "sim/util/yaml_document.h"
+
 namespace ddpsim {
 namespace {
 
@@ -106,7 +108,7 @@ size_t SweepSpec::point_count() const {
 SweepSpec parse_sweep_section(const std::string& yaml_text, const std::string& file_name) {
   YAML::Node root;
   try {
-    root = YAML::Load(yaml_text);
+    root = load_one_document(yaml_text, file_name, "scenario file");
   } catch (const YAML::ParserException& e) {
     throw InputError(SourceLocation{file_name, e.mark.line + 1, e.mark.column + 1},
                      "YAML syntax error: " + e.msg);
@@ -180,7 +182,7 @@ SweepAxis parse_sweep_option(const std::string& text) {
     }
     YAML::Node value;
     try {
-      value = YAML::Load(written);
+      value = load_one_value(written, axis.key_where);
     } catch (const YAML::Exception& e) {
       throw InputError(axis.key_where, "cannot read the value '" + written + "' as YAML: " + e.msg);
     }

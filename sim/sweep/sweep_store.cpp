@@ -12,6 +12,7 @@
 #include "sim/scenario/enum_names.h"
 #include "sim/scenario/scenario_json.h"
 #include "sim/util/atomic_file.h"
+#include "sim/util/output_folder.h"
 
 namespace ddpsim {
 namespace {
@@ -21,11 +22,12 @@ namespace fs = std::filesystem;
 }  // namespace
 
 SweepStore::SweepStore(std::string out_dir) : dir_(std::move(out_dir)) {
+  check_output_folder(dir_, "-o");
   std::error_code ec;
   fs::create_directories(dir_ + "/points", ec);
   if (ec) {
-    throw InputError(SourceLocation{dir_, 0, 0},
-                     "cannot create the output folder: " + ec.message());
+    throw InputError(SourceLocation{dir_ + "/points", 0, 0},
+                     "cannot create the points folder: " + ec.message());
   }
   const std::string lock = dir_ + "/.lock";
   lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT, 0644);
@@ -62,13 +64,15 @@ std::string SweepStore::trace_path(const std::string& id) const {
   return dir_ + "/points/" + id + ".trace.json";
 }
 
-std::optional<SimulationResult> SweepStore::recorded_result(const std::string& id) const {
+std::optional<RecordedPoint> SweepStore::recorded_point(const std::string& id) const {
   std::error_code ec;
   if (!fs::is_regular_file(point_path(id), ec)) return std::nullopt;
   try {
     const nlohmann::json doc = nlohmann::json::parse(read_file(point_path(id)));
     if (doc.at("id").get<std::string>() != id) return std::nullopt;
-    return result_from_json(doc.at("result"));
+    RecordedPoint point{result_from_json(doc.at("result")), {}};
+    if (doc.contains("provenance")) point.provenance = provenance_from_json(doc["provenance"]);
+    return point;
   } catch (const std::exception&) {
     return std::nullopt;  // not a complete point file: the point runs again
   }
@@ -86,7 +90,7 @@ void SweepStore::remove_stale_temporaries() const {
 }
 
 std::string point_document(const PlannedPoint& point, const SweepSpec& spec,
-                           const SimulationResult& result) {
+                           const SimulationResult& result, const Provenance& provenance) {
   nlohmann::json overrides = nlohmann::json::object();
   for (size_t a = 0; a < spec.axes.size(); ++a) {
     overrides[spec.axes[a].key] = spec.axes[a].values[point.point.value_index[a]].text;
@@ -96,6 +100,7 @@ std::string point_document(const PlannedPoint& point, const SweepSpec& spec,
   doc["overrides"] = overrides;
   doc["scenario"] = scenario_to_json(point.scenario);
   doc["result"] = result_to_json(result);
+  doc["provenance"] = provenance_to_json(provenance);
   return doc.dump(1) + "\n";
 }
 

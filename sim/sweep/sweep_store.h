@@ -2,9 +2,11 @@
 //   sweep.json               what was swept (scenario, axes, point ids, shard): read by merge and
 //                            by the report script
 //   results.csv              results_csv.h; rewritten whole, atomically, as points finish
-//   points/<id>.json         one point: overrides, resolved scenario and full result, written
-//                            atomically by the process that simulated it. This is the record a
-//                            resumed sweep trusts: a point is done when its file is complete.
+//   points/<id>.json         one point: overrides, resolved scenario, full result and its
+//                            provenance (ddpsim version, commit, digests of the files read),
+//                            written atomically by the process that simulated it. This is the
+//                            record a resumed sweep trusts: a point is done when its file is
+//                            complete and its provenance still holds (provenance.h).
 //   points/<id>.trace.json   the point's measured step as a Chrome trace (Perfetto)
 //   .lock                    flock()ed while a sweep writes here, so two never interleave
 #pragma once
@@ -13,12 +15,18 @@
 #include <optional>
 #include <string>
 
+#include "sim/results/provenance.h"
 #include "sim/results/result.h"
 #include "sim/scenario/scenario.h"
 #include "sim/sweep/results_csv.h"
 #include "sim/sweep/sweep_plan.h"
 
 namespace ddpsim {
+
+struct RecordedPoint {
+  SimulationResult result;
+  Provenance provenance;
+};
 
 class SweepStore {
  public:
@@ -35,8 +43,9 @@ class SweepStore {
   std::string csv_path() const { return dir_ + "/results.csv"; }
   std::string manifest_path() const { return dir_ + "/sweep.json"; }
 
-  // The result recorded for `id`, if its point file is complete and names that id.
-  std::optional<SimulationResult> recorded_result(const std::string& id) const;
+  // The result recorded for `id`, if its point file is complete and names that id. A file
+  // written before points carried provenance comes back with an empty one.
+  std::optional<RecordedPoint> recorded_point(const std::string& id) const;
   // Temporaries left by a killed writer (we hold the lock, so none is being written).
   void remove_stale_temporaries() const;
 
@@ -47,7 +56,7 @@ class SweepStore {
 
 // The point file's text.
 std::string point_document(const PlannedPoint& point, const SweepSpec& spec,
-                           const SimulationResult& result);
+                           const SimulationResult& result, const Provenance& provenance);
 
 // sweep.json: format, scenario file and name, --set overrides, axes with their values, every
 // point id in cartesian order, the shard, and the base compute mode/profile for report titles.

@@ -6,17 +6,24 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "sim/util/input_error.h"
+#include "sim/util/input_file.h"
 
 namespace ddpsim {
 
 void write_file_atomic(const std::string& path, const std::string& content) {
   namespace fs = std::filesystem;
   fs::path target(path);
+  // Never rename over a device, a pipe or a folder (as root, /dev/null would be replaced).
+  std::error_code ec;
+  const fs::file_status existing = fs::symlink_status(target, ec);
+  if (fs::exists(existing) && !fs::is_regular_file(existing) && !fs::is_symlink(existing)) {
+    throw InputError({path, 0, 0}, "cannot write the file: it is " +
+                                       special_file_kind(path).value_or("not a regular file") +
+                                       ", not a regular file");
+  }
   if (target.has_parent_path()) fs::create_directories(target.parent_path());
   std::string tmp = path + ".tmp." + std::to_string(::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -42,13 +49,6 @@ void write_file_atomic(const std::string& path, const std::string& content) {
   }
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError({path, 0, 0}, "cannot open file (" + std::string(std::strerror(errno)) + ")");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read_file(const std::string& path) { return read_regular_file(path, "file"); }
 
 }  // namespace ddpsim

@@ -9,7 +9,8 @@ namespace ddpsim {
 // Creates parent directories as needed. Throws std::runtime_error with the path on failure.
 void write_file_atomic(const std::string& path, const std::string& content);
 
-// Reads a whole file; throws InputError(path) naming the file when it cannot be read.
+// Reads a whole regular file of at most 64 MiB (read_regular_file() in input_file.h); throws
+// InputError(path) saying why when it cannot.
 std::string read_file(const std::string& path);
 
 }  // namespace ddpsim

@@ -12,6 +12,7 @@
 #include <exception>
 
 #include "sim/util/input_error.h"
+#include "sim/util/inputs_read.h"
 
 namespace ddpsim {
 namespace {
@@ -25,6 +26,30 @@ bool write_all(int fd, const std::string& data) {
     off += static_cast<size_t>(n);
   }
   return true;
+}
+
+// The child's message: the files it read (inputs_read.h), then the payload:
+//   <length of the list>\n<list><payload>
+std::string child_message(const std::string& payload) {
+  const std::string inputs = inputs_read_text();
+  return std::to_string(inputs.size()) + "\n" + inputs + payload;
+}
+
+// Records the files the child read and returns its payload. A message cut short (the child was
+// killed while writing) is returned whole, as the error text it then is.
+std::string payload_of(const std::string& message) {
+  const size_t newline = message.find('\n');
+  if (newline == std::string::npos || newline == 0 || newline > 19 ||
+      message.find_first_not_of("0123456789") != newline)
+    return message;
+  const size_t length = std::stoull(message.substr(0, newline));
+  if (message.size() - newline - 1 < length) return message;
+  try {
+    record_inputs_text(message.substr(newline + 1, length));
+  } catch (const std::exception&) {
+    return message;
+  }
+  return message.substr(newline + 1 + length);
 }
 
 std::string read_all(int fd) {
@@ -73,14 +98,14 @@ IsolatedResult run_isolated(const std::function<std::string()>& work) {
       payload = e.what();
       code = kExitFailure;
     }
-    write_all(fds[1], payload);
+    write_all(fds[1], child_message(payload));
     ::close(fds[1]);
     std::fflush(stdout);
     std::fflush(stderr);
     ::_exit(code);  // skip atexit handlers: SimGrid's teardown is not needed in the child
   }
   ::close(fds[1]);
-  result.payload = read_all(fds[0]);
+  result.payload = payload_of(read_all(fds[0]));
   ::close(fds[0]);
   int status = 0;
   struct rusage usage {};

@@ -1,6 +1,7 @@
 // SimGrid allows one engine per process. run_isolated() forks, runs `work` in the child (which may
 // create and run an engine), and returns what the child returned through a pipe. Used by the CLI
-// (one baseline and one scaled run per `simulate`), sweeps and tests.
+// (one baseline and one scaled run per `simulate`), sweeps and tests. The files the child read
+// (inputs_read.h) are recorded in the parent too: they are inputs of the parent's results.
 #pragma once
 
 #include <functional>

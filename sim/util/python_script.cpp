@@ -12,20 +12,6 @@
 #include "sim/util/input_error.h"
 
 namespace ddpsim {
-namespace {
-
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* value = std::getenv(name);
-  return value && *value ? value : fallback;
-}
-
-}  // namespace
-
-std::string python_interpreter() { return env_or("DDPSIM_PYTHON", "/usr/bin/python3"); }
-
-std::string reports_dir(const std::string& source_reports_dir) {
-  return env_or("DDPSIM_REPORTS_DIR", source_reports_dir);
-}
 
 int run_python(const std::string& script, const std::vector<std::string>& args) {
   const std::string python = python_interpreter();

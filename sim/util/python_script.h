@@ -5,13 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/util/install_paths.h"  // python_interpreter()
+
 namespace ddpsim {
-
-// $DDPSIM_PYTHON, else /usr/bin/python3.
-std::string python_interpreter();
-
-// $DDPSIM_REPORTS_DIR, else `source_reports_dir` (the reports/ folder of the sources).
-std::string reports_dir(const std::string& source_reports_dir);
 
 // Runs `python_interpreter() script args...` and waits; returns its exit code (1 when it could
 // not be started or was killed).

@@ -229,18 +229,14 @@ std::string allowed_units(Kind kind) {
 }
 
 std::string format_bytes(double bytes) {
-  static const std::vector<Unit> decimal = {
-      {"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}};
+  // One unit family for every size ddpsim prints (memory, buckets, bytes moved, samples), never
+  // chosen by divisibility: a size and its neighbour in a table must compare at a glance.
   static const std::vector<Unit> binary = {{"B", 1},
                                            {"KiB", 1024.0},
                                            {"MiB", 1048576.0},
                                            {"GiB", 1073741824.0},
                                            {"TiB", 1099511627776.0}};
-  // Sizes that are whole KiB (bucket caps, memory sizes) read best in binary units, the rest
-  // (datasheet and file sizes) in decimal ones.
-  double a = std::fabs(bytes);
-  bool whole_kib = std::isfinite(a) && a >= 1024 && std::fmod(a, 1024.0) == 0;
-  return format_with(bytes, whole_kib ? binary : decimal);
+  return format_with(bytes, binary);
 }
 
 std::string format_bandwidth(double bytes_per_second) {

@@ -25,7 +25,9 @@ struct Parsed {
 
 Parsed parse(std::string_view text, Kind kind, bool allow_bare = false);
 
-// Human-readable forms used in tables: "25.0 MiB", "200 Gbps"/"25.0 GB/s", "1.23 ms".
+// Human-readable forms used in tables: "25.0 MiB", "25.0 GB/s", "1.23 ms". Sizes are always in
+// binary units (B, KiB, MiB, GiB, TiB: powers of 1024), bandwidths always in decimal ones
+// (B/s, KB/s, MB/s, GB/s, TB/s: powers of 1000), as datasheets and NIC speeds are quoted.
 std::string format_bytes(double bytes);
 std::string format_bandwidth(double bytes_per_second);
 std::string format_duration(double seconds);

@@ -37,16 +37,20 @@ Prediction predict_case(const ValidationCase& c, const SimulationResult& result)
       }
       base = 100.0 * result.scaling_efficiency;
       break;
-    case ValidationMetric::kBusBandwidth: {
+    case ValidationMetric::kBusBandwidth:
+    case ValidationMetric::kAllReduceTime: {
       // The largest bucket is the all-reduce being measured (the scenario is one big tensor).
       const BucketReport* largest = nullptr;
       for (const BucketReport& b : result.buckets)
         if (!largest || b.bytes > largest->bytes) largest = &b;
       if (!largest || largest->comm_time <= 0 || result.gpus < 2) {
-        p.error = "no timed all-reduce in the result (busbw needs at least 2 GPUs and a bucket)";
+        p.error = std::string("no timed all-reduce in the result (") + metric_name(c.metric) +
+                  " needs at least 2 GPUs and a bucket)";
         return p;
       }
-      base = allreduce_bus_bandwidth(largest->bytes, largest->comm_time, result.gpus);
+      base = c.metric == ValidationMetric::kAllReduceTime
+                 ? largest->comm_time
+                 : allreduce_bus_bandwidth(largest->bytes, largest->comm_time, result.gpus);
       break;
     }
   }

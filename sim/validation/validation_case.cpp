@@ -1,10 +1,10 @@
 #include "sim/validation/validation_case.h"
 
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "sim/scenario/yaml_reader.h"
+#include "sim/util/input_file.h"
+#include "sim/util/yaml_document.h"
 
 namespace ddpsim {
 namespace {
@@ -23,6 +23,7 @@ const std::vector<MetricInfo>& metrics() {
       {ValidationMetric::kIterationTime, "iteration_time", {{"s", 1}, {"ms", 1e-3}}},
       {ValidationMetric::kScalingEfficiency, "scaling_efficiency", {{"%", 1}}},
       {ValidationMetric::kBusBandwidth, "busbw", {{"GB/s", 1e9}}},
+      {ValidationMetric::kAllReduceTime, "allreduce_time", {{"us", 1e-6}, {"ms", 1e-3}}},
   };
   return m;
 }
@@ -56,8 +57,9 @@ ValidationCase parse_case(const YamlValue& value, YamlContext* context) {
   if (!value.node.IsMap()) {
     fail(value, "expected a case mapping {id, group, metric, measured, unit}");
   }
-  YamlSection section(value, {"id", "group", "metric", "measured", "unit", "per_sample", "note"},
-                      context);
+  YamlSection section(
+      value, {"id", "group", "metric", "measured", "unit", "per_sample", "note", "compare"},
+      context);
   ValidationCase c;
   c.id = as_string(section.require("id", "the measurement's case_id in measurements.csv"));
   if (c.id.empty()) fail(section.require("id", ""), "expected a case id, got an empty string");
@@ -94,6 +96,7 @@ ValidationCase parse_case(const YamlValue& value, YamlContext* context) {
     c.per_sample = as_real(*v, 0, true);
   }
   if (auto v = section.get("note")) c.note = as_string(*v);
+  if (auto v = section.get("compare")) c.compare = as_string(*v);
   return c;
 }
 
@@ -142,7 +145,7 @@ ValidationSpec parse_validation_spec(const std::string& yaml_text, const std::st
   YamlContext context(file_name);
   YAML::Node root;
   try {
-    root = YAML::Load(yaml_text);
+    root = load_one_document(yaml_text, file_name, "validation scenario");
   } catch (const YAML::ParserException& e) {
     throw InputError(SourceLocation{file_name, e.mark.line + 1, e.mark.column + 1},
                      "YAML syntax error: " + e.msg);
@@ -176,11 +179,7 @@ ValidationSpec parse_validation_spec(const std::string& yaml_text, const std::st
 }
 
 ValidationSpec read_validation_spec(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "cannot read validation scenario");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_validation_spec(text.str(), path);
+  return parse_validation_spec(read_regular_file(path, "validation scenario"), path);
 }
 
 }  // namespace ddpsim

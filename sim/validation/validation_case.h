@@ -9,7 +9,7 @@
 //     pending: needs NVLink SHARP (NVLS)   # optional: listed as pending, the scenario not run
 //     cases:
 //       - {id: DLE-PT-RN50-A100-TF32-8, group: scaling, metric: throughput,
-//          measured: 7248, unit: img/s}
+//          measured: 7248, unit: img/s, compare: "..."}   # compare: optional, pair_ranking.h
 //
 // Metrics and the units a measurement may carry (what the prediction is read from):
 //   throughput          img/s seq/s samples/s tokens/s  samples_per_second x per_sample
@@ -17,6 +17,8 @@
 //   scaling_efficiency  %                               100 x scaling_efficiency (needs baseline)
 //   busbw               GB/s                            nccl-tests bus bandwidth of the largest
 //                                                       bucket: 2(p-1)/p x bytes / its comm time
+//   allreduce_time      us ms                           the largest bucket's all-reduce time
+//                                                       (nccl-tests' time column)
 #pragma once
 
 #include <string>
@@ -25,7 +27,13 @@
 namespace ddpsim {
 
 enum class ValidationGroup { kScaling, kBucketSize, kDataLoading, kCollectives };
-enum class ValidationMetric { kThroughput, kIterationTime, kScalingEfficiency, kBusBandwidth };
+enum class ValidationMetric {
+  kThroughput,
+  kIterationTime,
+  kScalingEfficiency,
+  kBusBandwidth,
+  kAllReduceTime
+};
 
 struct ValidationCase {
   std::string id;  // the measurement's case_id in measurements.csv
@@ -35,6 +43,10 @@ struct ValidationCase {
   std::string unit;       // one of the metric's units
   double per_sample = 1;  // throughput: published units per simulated sample (tokens)
   std::string note;       // optional, shown in the CSV
+  // Optional: cases with the same label are one job run different ways (parameter servers,
+  // bucket size, system); `ddpsim validate` checks that the prediction orders every pair of them
+  // as the measurements do (pair_ranking.h).
+  std::string compare;
 };
 
 struct ValidationSpec {

@@ -60,9 +60,16 @@ inline void check_nccl_tests(const uint8_t* data, size_t size) {
       const AlphaBetaPoint& r = sweep.fit[i];
       fuzz::expect_finite(r.alpha, "alpha");
       fuzz::expect_finite(r.beta, "beta");
-      if (r.alpha < 0 || r.beta < 0) fuzz::finding("negative alpha or beta");
+      // The first alpha is a latency; a later one is an intercept, its start time is positive.
+      if (r.beta < 0 || (i == 0 ? r.alpha < 0 : !(r.alpha + r.beta * r.min_bytes > 0)))
+        fuzz::finding("negative slope, latency or start time");
       if (i > 0 && r.min_bytes != sweep.fit[i - 1].max_bytes)
         fuzz::finding("ranges not contiguous");
+      if (i > 0) {
+        const double left = sweep.fit[i - 1].alpha + sweep.fit[i - 1].beta * r.min_bytes;
+        const double right = r.alpha + r.beta * r.min_bytes;
+        if (std::abs(right - left) > 1e-9 * left) fuzz::finding("fit jumps at a range boundary");
+      }
     }
     for (const CollectiveSample& s : sweep.samples) fuzz::expect_finite(s.fit_error, "fit error");
     (void)format_sweep_table(sweep);

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""ddpsim's PyTorch exporter: your model as a ddpsim model file, and with --time its measured
+per-layer times as a calibration profile.
+
+    python3 calibrate/pytorch/ddpsim_torch.py export torchvision.models:resnet50 \\
+        --input 3x224x224 --batch 64 --precision bf16 --device cuda --time -o resnet50.yaml
+
+Runs with the user's own PyTorch (1.13 or newer, CPU or CUDA); needs nothing else.
+Exit codes: 0 done, 2 bad arguments or a model that cannot be exported (one line on stderr).
+"""
+
+import argparse
+import ast
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import ddpsim_yaml  # noqa: E402
+import export  # noqa: E402
+
+PRECISIONS = ("fp32", "tf32", "fp16", "bf16")
+LOSSES = ("auto", "cross-entropy", "sum", "output")
+
+
+def parse_kwargs(items):
+    """--arg key=value, the value a Python literal (num_classes=10, weights=None) or a string."""
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            raise export.ExportError("--arg %s: expected KEY=VALUE" % item)
+        key, value = item.split("=", 1)
+        try:
+            out[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            out[key] = value
+    return out
+
+
+def cmd_export(a):
+    if a.batch < 1:
+        raise export.ExportError("--batch must be >= 1, got %d" % a.batch)
+    factory = export.load_factory(a.factory)
+    specs = [export.InputSpec(s) for s in a.input]
+    name = a.name or a.factory.rsplit(":", 1)[1].split(".")[-1]
+    if a.device == "cuda":
+        import torch
+        if not torch.cuda.is_available():
+            raise export.ExportError("--device cuda: this PyTorch sees no CUDA device")
+    import torch
+    where, attr = a.factory.rsplit(":", 1)
+    description = "%s:%s, input %s (exported from PyTorch %s)" % (
+        os.path.basename(where), attr, " ".join(s.text for s in specs), torch.__version__)
+    e = export.export_model(factory, specs, a.batch, name, a.loss, parse_kwargs(a.arg),
+                            order=not a.no_backward, device=a.device, description=description)
+    e.source = {"factory": a.factory, "inputs": [s.text for s in specs], "batch": a.batch,
+                "loss": a.loss, "torch": torch.__version__}
+    if a.time:
+        import layer_timing
+        profile_path = a.profile or os.path.splitext(a.output)[0] + ".profile.yaml"
+        run = layer_timing.time_model(factory, parse_kwargs(a.arg), specs, e, a.batch,
+                                      a.precision, a.device, a.repeats, a.warmup, a.loss)
+        ddpsim_yaml.write_atomic(profile_path, layer_timing.profile_text(run))
+        if run.order:
+            e.gradient_order = run.order
+        print("profile: %s (forward %.4g s, backward %.4g s, optimizer %.4g s per step of %d; "
+              "measured step %.4g s)" % (profile_path, run.forward, run.backward,
+                                         run.optimizer_time("momentum"), a.batch, run.step))
+    ddpsim_yaml.write_atomic(a.output, export.model_file_text(e))
+    params = sum(1 for _ in e.params)
+    print("model: %s (%d layers, %d parameter tensors, %s parameters, %.4g GFLOP/sample forward)"
+          % (a.output, len(e.layers), params,
+             "{:,}".format(sum(_numel(s) for _, s, _, _ in e.params)),
+             sum(l.cost.flops for l in e.layers) / a.batch / 1e9))
+    if e.unused:
+        print("note: %d parameter tensors were not used by the forward pass (listed as "
+              "unused_parameters): %s" % (len(e.unused), ", ".join(e.unused[:5])))
+    return 0
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="ddpsim_torch.py", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("export", help="write a ddpsim model file (and with --time a profile)")
+    p.add_argument("factory", help="MODULE:FACTORY, e.g. torchvision.models:resnet50 or "
+                                   "my_model.py:build (called with no arguments, or --arg)")
+    p.add_argument("--input", action="append", default=[], metavar="SHAPE[:DTYPE[:HIGH]]",
+                   help="one sample of a forward argument, without the batch: 3x224x224, "
+                        "128:int64:50257 (token ids below 50257), name=... for a keyword; "
+                        "repeat for several")
+    p.add_argument("--batch", type=int, default=32, help="samples per step (default 32)")
+    p.add_argument("--precision", choices=PRECISIONS, default="fp32",
+                   help="--time: autocast fp16/bf16, or tf32/fp32 matmuls (default fp32)")
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                   help="where --time measures and the gradient order is recorded (default cpu)")
+    p.add_argument("--time", action="store_true",
+                   help="measure every layer's forward and backward time on --device and write "
+                        "a calibration profile")
+    p.add_argument("--profile", help="--time: profile path (default: OUTPUT's stem + "
+                                     ".profile.yaml)")
+    p.add_argument("--repeats", type=int, default=10, help="--time: timed steps (default 10)")
+    p.add_argument("--warmup", type=int, default=3, help="--time: untimed steps first (default 3)")
+    p.add_argument("--loss", choices=LOSSES, default="auto",
+                   help="auto (default): the model's own loss, else cross-entropy on (batch, "
+                        "classes) or (batch, tokens, vocab) outputs, else their sum")
+    p.add_argument("--name", help="model name in ddpsim (default: the factory's name)")
+    p.add_argument("--arg", action="append", metavar="KEY=VALUE",
+                   help="keyword argument for the factory (a Python literal), repeatable")
+    p.add_argument("--no-backward", action="store_true",
+                   help="skip the real forward/backward that records the gradient order "
+                        "(ddpsim then assumes reverse parameter order)")
+    p.add_argument("-o", "--output", required=True, help="model file to write (YAML)")
+    a = parser.parse_args(argv)
+    try:
+        if a.repeats < 1 or a.warmup < 0:
+            raise export.ExportError("--repeats must be >= 1 and --warmup >= 0")
+        return cmd_export(a)
+    except export.ExportError as err:
+        print("error: %s" % err, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

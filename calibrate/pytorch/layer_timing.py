@@ -1,0 +1,420 @@
+"""--time: every layer's forward and backward time, measured inside real training steps.
+
+The layers are timed where they run, in the whole model, not one by one: a mark is taken when
+each layer's forward ends (module forward hooks, or the end of a run of functional calls) and
+when backward reaches each layer (a hook on the gradient of its output fires just before the
+layer's own backward starts). A layer's forward time is the time from the previous mark to its
+own; its backward time is the time from its mark to the next one in backward. The marks are
+CUDA events on the GPU (on the stream the work runs on) and the wall clock on a CPU, so the
+layer times of one step add up to that step. Each time is the median over --repeats steps after
+--warmup steps. The steps are a real training loop (SGD with momentum, zero_grad() with this
+PyTorch's default), whose update (step plus zero_grad) is the profile's momentum time; plain SGD
+and Adam are timed on their own, and one plain training step without any hook is measured as a
+check. Device ceilings (a GEMM, a copy) give the roofline efficiency per layer kind, which
+ddpsim uses for layers or models the profile does not have.
+"""
+
+import datetime
+import math
+import os
+import platform
+import statistics
+import time
+
+import torch
+
+import ddpsim_yaml
+import export
+import model_trace
+
+ACTIVATION_BYTES = {"fp32": 4, "tf32": 4, "fp16": 2, "bf16": 2}
+OPTIMIZERS = ("sgd", "momentum", "adam")
+
+
+class Stats:
+    def __init__(self, samples):
+        samples = sorted(samples)
+        self.median = statistics.median(samples) if samples else 0.0
+        self.min = samples[0] if samples else 0.0
+        self.max = samples[-1] if samples else 0.0
+        self.repeats = len(samples)
+
+    def as_dict(self):
+        spread = (self.max - self.min) / self.median if self.median > 0 else 0.0
+        return {"median": self.median, "min": self.min, "max": self.max,
+                "repeats": self.repeats, "spread": spread}
+
+
+class Clock:
+    """Timestamps: CUDA events on the current stream, or perf_counter on a CPU."""
+
+    def __init__(self, device):
+        self.cuda = device == "cuda"
+
+    def now(self):
+        if self.cuda:
+            e = torch.cuda.Event(enable_timing=True)
+            e.record()
+            return e
+        return time.perf_counter()
+
+    def seconds(self, stamps):
+        """Times in seconds since the first stamp."""
+        if not self.cuda:
+            return [s - stamps[0] for s in stamps]
+        torch.cuda.synchronize()
+        return [stamps[0].elapsed_time(s) / 1e3 if i else 0.0 for i, s in enumerate(stamps)]
+
+    def sync(self):
+        if self.cuda:
+            torch.cuda.synchronize()
+
+
+def autocast(device, precision):
+    if precision in ("fp16", "bf16"):
+        dtype = torch.float16 if precision == "fp16" else torch.bfloat16
+        if device == "cpu" and precision == "fp16":
+            raise export.ExportError("--precision fp16 autocasts on CUDA only; use bf16 on a CPU")
+        return torch.autocast(device_type=device, dtype=dtype)
+    return torch.autocast(device_type=device, enabled=False)
+
+
+def set_matmul_precision(device, precision):
+    if device == "cuda":
+        torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
+        torch.backends.cudnn.allow_tf32 = precision == "tf32"
+
+
+class StepTimer:
+    """Marks of one training step: forward ends and backward starts of every timed layer."""
+
+    def __init__(self, clock, timed):
+        self.clock, self.timed = clock, timed
+        self.fwd, self.bwd = [], []  # (layer name, stamp)
+
+    def mark_forward(self, name, outputs):
+        if name not in self.timed:
+            return
+        self.fwd.append((name, self.clock.now()))
+        # A pre-hook on the node that made the output fires just before that node runs in
+        # backward. (A tensor hook would not do: after an in-place op such as ReLU(inplace=True)
+        # a tensor's hooks stay with the node that made it first.)
+        nodes = {t.grad_fn for t in outputs if t.requires_grad and t.grad_fn is not None}
+        for node in nodes:
+            node.register_prehook(lambda grads, name=name: self.bwd.append((name, self.clock.now())))
+
+    def layer_times(self, start, forward_end, backward_start, backward_end):
+        """{name: (forward seconds, backward seconds)} of this step."""
+        stamps = [start] + [s for _, s in self.fwd] + [forward_end, backward_start] + \
+            [s for _, s in self.bwd] + [backward_end]
+        t = self.clock.seconds(stamps)
+        n = len(self.fwd)
+        out = {name: [0.0, 0.0] for name in self.timed}
+        for i, (name, _) in enumerate(self.fwd):
+            out[name][0] += t[1 + i] - t[i]
+        # Backward: each interval belongs to the layer whose mark opened it, the first (from
+        # backward()'s call to the loss's own mark) to the first mark's layer.
+        bwd = sorted(zip(t[n + 3:n + 3 + len(self.bwd)], (name for name, _ in self.bwd)))
+        ends = [b for b, _ in bwd[1:]] + [t[-1]]
+        for j, ((begin, name), end) in enumerate(zip(bwd, ends)):
+            out[name][1] += end - (t[n + 2] if j == 0 else begin)
+        return out
+
+
+class Run:
+    def __init__(self):
+        self.layers = []  # (exported layer, fwd Stats, bwd Stats)
+        self.optimizers = {}  # name -> Stats
+        self.step = 0.0  # one plain training step (momentum), median seconds
+        self.forward = self.backward = 0.0
+        self.order = []
+        self.scale = 1.0  # median step (forward + backward) / sum of the layers' medians
+        self.ceilings = {}
+        self.device = {}
+        self.meta = {}
+
+    def optimizer_time(self, name):
+        return self.optimizers[name].median if name in self.optimizers else 0.0
+
+
+def _timed(work, clock, repeats, warmup, prepare=None):
+    """Stats of `work()` run `repeats` times after `warmup` untimed runs (`prepare()` before
+    each, untimed)."""
+    samples = []
+    for r in range(warmup + repeats):
+        if prepare is not None:
+            prepare()
+        clock.sync()
+        start = clock.now()
+        work()
+        end = clock.now()
+        if r >= warmup:
+            samples.append(clock.seconds([start, end])[1])
+    return Stats(samples)
+
+
+def _make_optimizer(name, params):
+    if name == "sgd":
+        return torch.optim.SGD(params, lr=1e-3)
+    if name == "momentum":
+        return torch.optim.SGD(params, lr=1e-3, momentum=0.9)
+    return torch.optim.Adam(params, lr=1e-3)
+
+
+def _time_optimizers(model, clock, repeats, warmup, names):
+    params = [p for p in model.parameters() if p.requires_grad and p.grad is not None]
+    grads = [p.grad.detach().clone() for p in params]
+
+    def restore():
+        for p, g in zip(params, grads):
+            p.grad = g
+
+    out = {}
+    for name in names:
+        opt = _make_optimizer(name, params)
+
+        def update():
+            opt.step()
+            opt.zero_grad()
+
+        out[name] = _timed(update, clock, repeats, warmup, restore)
+        del opt
+    return out
+
+
+def _gemm_ceiling(device, precision, clock):
+    n = 8192 if device == "cuda" else 1024
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision, torch.float32)
+    if device == "cpu":
+        dtype = torch.float32  # ddpsim reads the fp32 ceiling for every kind on a CPU run
+    a = torch.randn(n, n, device=device, dtype=dtype)
+    b = torch.randn(n, n, device=device, dtype=dtype)
+    s = _timed(lambda: torch.mm(a, b), clock, 5, 2)
+    return {"precision": precision if device == "cuda" else "fp32", "m": n, "n": n, "k": n,
+            "time": s.as_dict(), "flops": 2.0 * n ** 3 / s.median}
+
+
+def _copy_ceiling(device, clock):
+    elements = (256 << 20) // 4 if device == "cuda" else (64 << 20) // 4
+    src = torch.empty(elements, device=device).normal_()
+    dst = torch.empty_like(src)
+    s = _timed(lambda: dst.copy_(src), clock, 5, 2)
+    nbytes = float(elements * 4)
+    return {"bytes": nbytes, "time": s.as_dict(), "bandwidth": 2 * nbytes / s.median}
+
+
+def _device_info(device):
+    info = {"name": "", "compute_capability": "", "memory_bytes": 0, "multiprocessors": 0,
+            "gpus": 0, "driver": "", "cuda_runtime": "", "cublas": "", "cudnn": "", "nccl": "",
+            "host": platform.node(),
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    if device == "cuda":
+        p = torch.cuda.get_device_properties(torch.cuda.current_device())
+        info.update(name=p.name, compute_capability="%d.%d" % (p.major, p.minor),
+                    memory_bytes=p.total_memory, multiprocessors=p.multi_processor_count,
+                    gpus=torch.cuda.device_count(), cuda_runtime=torch.version.cuda or "")
+        if torch.backends.cudnn.is_available():
+            info["cudnn"] = str(torch.backends.cudnn.version())
+        try:
+            info["nccl"] = ".".join(str(v) for v in torch.cuda.nccl.version())
+        except (AttributeError, RuntimeError, TypeError):
+            pass
+    else:
+        name = platform.processor() or platform.machine()
+        try:
+            with open("/proc/cpuinfo") as f:
+                for line in f:
+                    if line.startswith("model name"):
+                        name = line.split(":", 1)[1].strip()
+                        break
+        except OSError:
+            pass
+        info["name"] = "CPU: %s (%d threads)" % (name, torch.get_num_threads())
+        try:
+            info["memory_bytes"] = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        except (ValueError, OSError, AttributeError):
+            pass
+    return info
+
+
+def time_model(factory, factory_kwargs, specs, exported, batch, precision, device, repeats,
+               warmup, loss_mode):
+    clock = Clock(device)
+    set_matmul_precision(device, precision)
+    model = export.build_model(factory, factory_kwargs).to(device)
+    model.train()
+    timed = {layer.name for layer in exported.layers}
+    samples = {name: ([], []) for name in timed}
+    totals = ([], [])  # forward and backward of each timed step
+    args, kwargs = export.make_inputs(specs, batch, device)
+    params = [p for p in model.parameters() if p.requires_grad]
+    run = Run()
+    accumulators = []
+    names = {id(p): n for n, p in model.named_parameters()}
+    order = []
+    for p in params:  # the gradient-ready order of the real run, as export.gradient_ready_order
+        acc = p.expand_as(p).grad_fn.next_functions[0][0]
+        acc.register_hook(lambda *unused, name=names[id(p)]: order.append(name))
+        accumulators.append(acc)  # the node must outlive the steps for its hook to stay
+    # The steps run as a training loop does, SGD with momentum and zero_grad() as this PyTorch
+    # version defaults it: how gradients are kept between steps changes how memory is reused,
+    # which on a CPU changes the step time by as much as 2x.
+    optimizer = _make_optimizer("momentum", params)
+    optimizer_samples = []
+    for step in range(warmup + repeats):
+        timer = StepTimer(clock, timed)
+        tracer = model_trace.Tracer(model, record=False, mark=timer.mark_forward)
+        order.clear()
+        clock.sync()
+        start = clock.now()
+        try:
+            with autocast(device, precision), tracer:
+                output = model(*args, **kwargs)
+                tracer.begin_group("loss")
+                loss = export.compute_loss(output, loss_mode)
+                tracer.end_group()
+        finally:
+            tracer.remove()
+        forward_end = clock.now()
+        backward_start = clock.now()
+        loss.backward()
+        backward_end = clock.now()
+        optimizer.step()
+        optimizer.zero_grad()
+        optimizer_end = clock.now()
+        if step >= warmup:
+            times = timer.layer_times(start, forward_end, backward_start, backward_end)
+            for name, (f, b) in times.items():
+                samples[name][0].append(f)
+                samples[name][1].append(b)
+            totals[0].append(sum(f for f, _ in times.values()))
+            totals[1].append(sum(b for _, b in times.values()))
+            optimizer_samples.append(clock.seconds([backward_end, optimizer_end])[1])
+        del output, loss, timer
+    del optimizer
+    run.order = list(order)
+    for layer in exported.layers:
+        if not samples[layer.name][0]:
+            raise export.ExportError("layer %s did not run in the timed steps (the forward pass "
+                                     "differs between runs)" % layer.name)
+    # The layer times of one step add up to that step, but the medians of many layers need not
+    # add up to the median step: on a shared machine a pre-emption lands in a different layer
+    # each step and every layer's median leaves it out. Scaling all samples by
+    # median(step's forward + backward) / sum(layer medians) keeps every layer's share and makes
+    # the medians add up to the median step (the factor is in the profile's notes; close to 1
+    # on a quiet machine).
+    medians = sum(statistics.median(samples[n][0]) + statistics.median(samples[n][1])
+                  for n in timed)
+    steps = [f + b for f, b in zip(*totals)]
+    run.scale = statistics.median(steps) / medians if medians > 0 else 1.0
+    for layer in exported.layers:
+        f, b = samples[layer.name]
+        run.layers.append((layer, Stats([x * run.scale for x in f]),
+                           Stats([x * run.scale for x in b])))
+    run.forward = sum(f.median for _, f, _ in run.layers)
+    run.backward = sum(b.median for _, _, b in run.layers)
+    # SGD and Adam on the gradients of one more step; momentum was timed inside the loop.
+    with autocast(device, precision):
+        loss = export.compute_loss(model(*args, **kwargs), loss_mode)
+    loss.backward()
+    del loss
+    run.optimizers = _time_optimizers(model, clock, repeats, warmup, ("sgd", "adam"))
+    run.optimizers["momentum"] = Stats(optimizer_samples)
+    run.step = _plain_step(model, args, kwargs, device, precision, loss_mode, clock, repeats,
+                           warmup)
+    run.ceilings = {"gemm": [_gemm_ceiling(device, precision, clock)],
+                    "d2d": _copy_ceiling(device, clock)}
+    if device == "cuda" and precision != "fp32":
+        run.ceilings["gemm"].append(_gemm_ceiling(device, "fp32", clock))
+    run.device = _device_info(device)
+    run.meta = {"model": exported.name, "batch": batch, "precision": precision,
+                "sequence_length": exported.sequence_length, "device": device,
+                "repeats": repeats, "warmup": warmup, "torch": torch.__version__,
+                "params": sum(p.numel() for p in params)}
+    return run
+
+
+def _plain_step(model, args, kwargs, device, precision, loss_mode, clock, repeats, warmup):
+    """One training step without any hook (SGD with momentum): the check the profile's sum of
+    layer times should meet."""
+    opt = _make_optimizer("momentum", [p for p in model.parameters() if p.requires_grad])
+
+    def step():
+        with autocast(device, precision):
+            loss = export.compute_loss(model(*args, **kwargs), loss_mode)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+
+    return _timed(step, clock, repeats, warmup).median
+
+
+def _roofline_efficiency(run):
+    """Per layer kind: the roofline time of its layers over their measured time, with the
+    ceilings just measured (ddpsim's compute_cost.cpp formula, forward plus backward)."""
+    act = ACTIVATION_BYTES[run.meta["precision"]]
+    gemm = {g["precision"]: g["flops"] for g in run.ceilings["gemm"]}
+    tensor_peak = gemm.get(run.meta["precision"], gemm.get("fp32"))
+    scalar_peak = gemm.get("fp32", tensor_peak)
+    bandwidth = run.ceilings["d2d"]["bandwidth"]
+    roofline, measured = {}, {}
+    for layer, f, b in run.layers:
+        kind = layer.kind
+        peak = tensor_peak if kind in ("conv", "linear", "attention") else scalar_peak
+        flops = layer.cost.flops
+        io = layer.cost.io * act
+        bwd_factor = layer.cost.bwd_flops / flops if flops > 0 else 1.0
+        t = max(flops / peak, io / bandwidth) + max(flops * bwd_factor / peak, 2 * io / bandwidth)
+        roofline[kind] = roofline.get(kind, 0.0) + t
+        measured[kind] = measured.get(kind, 0.0) + f.median + b.median
+    return {k: roofline[k] / measured[k] for k in roofline if measured[k] > 0 and roofline[k] > 0}
+
+
+def profile_text(run):
+    """The run as a ddpsim calibration profile (scenarios/profiles/README.md, format 1)."""
+    m = run.meta
+    act = ACTIVATION_BYTES[m["precision"]]
+    b = ddpsim_yaml.Block()
+    b.comment("ddpsim calibration profile: SI units (seconds, bytes, bytes/s, FLOP/s).\n"
+              "Format: scenarios/profiles/README.md. Measured by calibrate/pytorch/ddpsim_torch.py "
+              "export --time.")
+    b.key("format", 1)
+    b.key("device", run.device)
+    b.key("notes", ["PyTorch %s on %s: layer times measured inside whole training steps (%s), "
+                    "median of %d steps after %d warm-up steps, scaled by %.4g so that they add "
+                    "up to the median step; optimizer = step + zero_grad; one plain training "
+                    "step (momentum) took %.6g s." %
+                    (m["torch"], m["device"],
+                     "CUDA events" if m["device"] == "cuda" else "wall clock",
+                     m["repeats"], m["warmup"], run.scale, run.step)])
+    b.open("runs")
+    b.item({"model": m["model"], "batch": m["batch"], "precision": m["precision"],
+            "sequence_length": m["sequence_length"]}, indent=2)
+    b.open("layers", indent=4)
+    for layer, f, bw in run.layers:
+        flops = layer.cost.flops
+        fwd_bytes = layer.cost.io * act
+        b.item({"name": layer.name, "kind": layer.kind, "fwd": f.as_dict(), "bwd": bw.as_dict(),
+                "fwd_flops": flops, "bwd_flops": layer.cost.bwd_flops, "fwd_bytes": fwd_bytes,
+                "bwd_bytes": 2 * fwd_bytes}, indent=6)
+    b.key("skipped", [], indent=4)
+    b.open("optimizer", indent=4)
+    for name in OPTIMIZERS:
+        if name in run.optimizers:
+            b.item({"optimizer": name, "params": m["params"],
+                    "time": run.optimizers[name].as_dict()}, indent=6)
+    b.open("ceilings")
+    b.open("gemm", indent=2)
+    for g in run.ceilings["gemm"]:
+        b.item(g, indent=4)
+    b.key("d2d", run.ceilings["d2d"], indent=2)
+    b.key("roofline_efficiency", _roofline_efficiency(run))
+    b.key("collectives", [])
+    return b.text()
+
+
+def predicted_step(run, optimizer="momentum"):
+    """What ddpsim predicts for one single-GPU step from this profile: forward + backward of
+    every layer + the optimizer update (compute_cost.h)."""
+    return run.forward + run.backward + run.optimizer_time(optimizer)
+

@@ -1,0 +1,76 @@
+"""Link utilisation of one sweep point as a heat map: one row per node, one column per kind of
+link inside a node (the busiest link of that kind in the node), and the links outside the nodes
+(leaf uplinks, parameter-server NICs, shared storage) as bars beside it. Utilisation is the
+share of a link's capacity used over the measured steps: bytes / (bandwidth x time)."""
+
+import numpy as np
+
+from plot_timeline import choose_point
+from report_data import point_links
+from report_style import Skip, new_figure, record, save, title
+
+MAX_ROWS = 64  # nodes drawn; larger clusters show evenly spread nodes, first and last included
+
+
+def _rows(nodes):
+    if nodes <= MAX_ROWS:
+        return list(range(nodes))
+    return sorted({i * (nodes - 1) // (MAX_ROWS - 1) for i in range(MAX_ROWS)})
+
+
+def plot_links(data, out_dir, wanted=None):
+    row = choose_point(data, wanted)
+    links = point_links(data, row)
+    if not links:
+        raise Skip("point %d has no link measurements (a result written before ddpsim measured "
+                   "links: run the sweep again)" % row["point"])
+    groups, per_node = links["heat_map"]["groups"], links["heat_map"]["per_node"]
+    columns = [c for c in range(len(groups))
+               if any(r[c] is not None and r[c] > 0 for r in per_node)]
+    fabric = [f for f in links["fabric"] if f["bytes_per_step"] > 0]
+    if not columns and not fabric:
+        raise Skip("no link carried bytes at point %d (one GPU, synthetic data)" % row["point"])
+    nodes = _rows(len(per_node))
+    grid = np.array([[100 * (per_node[n][c] or 0) for c in columns] for n in nodes])
+    width = 3.5 + 0.75 * max(len(columns), 1) + (4.5 if fabric else 0)
+    fig, axes = new_figure(width, 2.2 + 0.28 * len(nodes), ncols=2 if fabric else 1)
+    ax = axes[0]
+    image = ax.imshow(grid if columns else np.zeros((len(nodes), 1)), cmap="magma_r",
+                      vmin=0, vmax=100, aspect="auto")
+    ax.set_xticks(range(len(columns)))
+    ax.set_xticklabels([groups[c] for c in columns], rotation=40, ha="right", fontsize=8)
+    ax.set_yticks(range(len(nodes)))
+    ax.set_yticklabels(["node %d" % n for n in nodes], fontsize=7)
+    if len(nodes) * max(len(columns), 1) <= 16 * 12:
+        for y in range(len(nodes)):
+            for x in range(len(columns)):
+                v = grid[y, x]
+                ax.text(x, y, "%.0f" % v if v >= 1 else ("<1" if v > 0 else "0"),
+                        ha="center", va="center", fontsize=7,
+                        color="white" if v > 55 else "black")
+    fig.colorbar(image, ax=ax, label="utilisation over the step (%)", fraction=0.05)
+    if fabric:
+        bars = axes[1]
+        shown = sorted(fabric, key=lambda f: -f["utilisation"])[:24]
+        bars.barh(range(len(shown)), [100 * f["utilisation"] for f in shown], color="#c44e52")
+        bars.set_yticks(range(len(shown)))
+        bars.set_yticklabels([f["name"] for f in shown], fontsize=7)
+        bars.set_ylim(max(len(shown), 8) - 0.5, -0.5)  # top down; a few links keep thin bars
+        bars.set_xlim(0, 100)
+        bars.set_xlabel("utilisation over the step (%)")
+        bars.set_title("links outside the nodes", fontsize=9)
+        bars.grid(True, axis="x", alpha=0.3)
+    what = "link utilisation on %d GPUs (point %d: %s)" % (
+        row["gpus"], row["point"], data.point_label(row).replace("\n", ", "))
+    plot_title = title(data, what)
+    fig.suptitle(plot_title, fontsize=10)
+    file = save(fig, out_dir, "link_heatmap.png", rect=(0, 0, 1, 0.93))
+    series = [(groups[c], len(nodes), "node links") for c in columns]
+    series += [(f["name"], 1, "fabric link") for f in fabric]
+    busiest = links["busiest"][0] if links.get("busiest") else None
+    caption = ("Share of each link's capacity used over the measured steps (bytes / (bandwidth "
+               "x time)); a cell is the busiest link of that kind in the node.")
+    if busiest:
+        caption += " Busiest: %s at %.1f %%." % (busiest["name"], 100 * busiest["utilisation"])
+    return record("link_heatmap", file, plot_title, series, caption, point=row["point"],
+                  point_id=row.get("point_id", ""), nodes=len(nodes))

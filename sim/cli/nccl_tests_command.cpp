@@ -1,0 +1,143 @@
+// ddpsim nccl-tests SCENARIO [-b 8] [-e 8G] [-f 2] [--op all_reduce] [--algorithm A] [--set k=v]
+// Prints what nccl-tests would print on the scenario's cluster, predicted by the simulator, in
+// nccl-tests' own format (sim/profile/nccl_tests_format.h), so a measured run compares line by
+// line and the table imports back into `ddpsim calibrate`.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "sim/calibration/collective_sweep_sim.h"
+#include "sim/cli/command.h"
+#include "sim/engine/sync_factory.h"
+#include "sim/profile/nccl_tests_format.h"
+#include "sim/scenario/enum_names.h"
+#include "sim/scenario/scenario_loader.h"
+#include "sim/util/input_error.h"
+#include "sim/util/units.h"
+
+namespace ddpsim::cli {
+namespace {
+
+struct Options {
+  std::string scenario;
+  std::string min_bytes = "8";
+  std::string max_bytes = "8G";
+  double factor = 2;
+  std::string op = "all_reduce";
+  std::string algorithm;
+  std::vector<std::string> overrides;
+} opts;
+
+const SourceLocation kCommandLine{"<command line>", 0, 0};
+
+double size_option(const std::string& flag, const std::string& text) {
+  const auto bytes = parse_nccl_tests_size(text);
+  if (!bytes || *bytes > 1e15)
+    throw InputError(kCommandLine, flag +
+                                       ": expected a size as nccl-tests takes it (an integer "
+                                       "of bytes with an optional K, M or G suffix, e.g. 8, "
+                                       "64K, 8G), got '" +
+                                       text + "'");
+  return *bytes;
+}
+
+std::string cluster_line(const Scenario& s) {
+  const ClusterSpec& c = s.cluster;
+  std::string line = fmt::format(
+      "# {} node{} x {} {} = {} GPUs; {} {} ({} per message)", c.nodes, c.nodes == 1 ? "" : "s",
+      c.gpus_per_node, c.gpu.name, c.total_gpus(), intra_node_name(c.intra_node.kind),
+      units::format_bandwidth(c.intra_node.kind == IntraNodeKind::kPcie ? c.pcie_bandwidth
+                                                                        : c.intra_node.bandwidth),
+      units::format_duration(c.intra_node.latency));
+  if (c.nodes > 1)
+    line += fmt::format("; {} x {} NIC{} ({} per message)", c.nic.count,
+                        units::format_bandwidth(c.nic.bandwidth), c.nic.count == 1 ? "" : "s",
+                        units::format_duration(c.nic.latency));
+  if (!c.calibration.empty()) line += "; links from " + c.calibration;
+  return line + "\n";
+}
+
+int run() {
+  Scenario scenario = load_scenario(opts.scenario, opts.overrides);
+  const auto op = parse_collective_op_key(opts.op);
+  if (!op || !collective_is_modelled(*op))
+    throw InputError(kCommandLine, "--op: " +
+                                       (op ? "the model has no " + opts.op + " yet"
+                                           : "unknown collective '" + opts.op + "'") +
+                                       "; collectives it simulates: " + modelled_collectives());
+  if (!opts.algorithm.empty()) {
+    const auto algorithm = enum_from_name<AllReduceAlgorithm>(opts.algorithm);
+    if (!algorithm)
+      throw InputError(kCommandLine, "--algorithm: unknown algorithm '" + opts.algorithm +
+                                         "'; allowed: " + enum_choices<AllReduceAlgorithm>());
+    scenario.sync.algorithm = *algorithm;
+  }
+  const double min_bytes = size_option("-b", opts.min_bytes);
+  const double max_bytes = size_option("-e", opts.max_bytes);
+  if (max_bytes < min_bytes)
+    throw InputError(kCommandLine, "-e: the largest size must be at least -b (" + opts.min_bytes +
+                                       "), got '" + opts.max_bytes + "'");
+  const std::vector<double> sizes = nccl_tests_sizes(min_bytes, max_bytes, opts.factor);
+  if (sizes.size() > 64)
+    throw InputError(kCommandLine,
+                     fmt::format("-b {} -e {} -f {:g} gives {} sizes; at most 64 "
+                                 "(raise -f)",
+                                 opts.min_bytes, opts.max_bytes, opts.factor, sizes.size()));
+  // A measured table answers only for the sizes it measured (profile/alpha_beta_use.h).
+  std::vector<Bucket> buckets;
+  for (double b : sizes) buckets.push_back(Bucket{{}, b, 0});
+  const std::vector<std::string> warnings = alpha_beta_warnings(scenario, buckets);
+
+  const std::vector<SimulatedCollective> sweep = simulate_collective_sweep(scenario, *op, sizes);
+  std::vector<CollectiveSample> samples;
+  for (const SimulatedCollective& c : sweep) samples.push_back({c.bytes, c.seconds, 0});
+
+  const ClusterSpec& c = scenario.cluster;
+  std::string out =
+      fmt::format("# ddpsim prediction of {}_perf -b {:.0f} -e {:.0f} -f {:g} on {}\n",
+                  collective_op_key(*op), min_bytes, max_bytes, opts.factor, scenario.source);
+  out += cluster_line(scenario);
+  out += fmt::format(
+      "# {} {} ({})\n", collective_op_key(*op),
+      sweep.empty() ? algorithm_name(scenario.sync.algorithm) : sweep.back().algorithm.c_str(),
+      scenario.sync.mode == CollectiveMode::kFlow ? "flow mode" : "chunked mode");
+  for (const std::string& w : warnings) out += "# warning: " + w + "\n";
+  out += fmt::format(
+      "# nThread 1 nGpus 1 minBytes {:.0f} maxBytes {:.0f} step: {:g}(factor) warmup iters: 0 "
+      "iters: 1 agg iters: 1 validation: 0 graph: 0\n#\n# Using devices\n",
+      min_bytes, max_bytes, opts.factor);
+  for (int rank = 0; rank < c.total_gpus(); ++rank)
+    out += fmt::format("#  Rank {:2d} Group  0 on {:>10} device {:2d} [sim] {}\n", rank,
+                       "node" + std::to_string(rank / c.gpus_per_node), rank % c.gpus_per_node,
+                       c.gpu.name);
+  out += "#\n" + format_nccl_tests_table(*op, c.total_gpus(), samples);
+  std::fputs(out.c_str(), stdout);
+  return kExitOk;
+}
+
+const bool registered = register_command({
+    "nccl-tests",
+    "Predict what nccl-tests prints on the scenario's cluster (size, count, type, redop, root, "
+    "time, algbw, busbw)",
+    45,
+    [](CLI::App* app) {
+      app->add_option("scenario", opts.scenario, "Scenario YAML file (its cluster and sync keys)")
+          ->required();
+      app->add_option("-b,--minbytes", opts.min_bytes,
+                      "Smallest size, as nccl-tests takes it (8, 64K, 1M, 8G; default 8)");
+      app->add_option("-e,--maxbytes", opts.max_bytes, "Largest size (default 8G)");
+      app->add_option("-f,--stepfactor", opts.factor, "Size multiplier per step (default 2)")
+          ->check(CLI::Range(1.0001, 1024.0));
+      app->add_option("--op", opts.op, "Collective: all_reduce (default)");
+      app->add_option("--algorithm", opts.algorithm,
+                      "All-reduce algorithm instead of the scenario's sync.algorithm");
+      app->add_option("--set", opts.overrides,
+                      "Override a scenario value, e.g. --set cluster.nodes=64 (repeatable)");
+    },
+    run,
+});
+
+}  // namespace
+}  // namespace ddpsim::cli

@@ -1,0 +1,62 @@
+#include "sim/cli/option_checks.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+#include "sim/engine/trace_selection.h"
+#include "sim/sweep/results_csv.h"
+
+namespace ddpsim::cli {
+
+CLI::Validator finite_number(double min, bool exclusive) {
+  const std::string bound = (exclusive ? "> " : ">= ") + format_number(min);
+  return CLI::Validator(
+      [min, exclusive, bound](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size())
+          return "expected a number " + bound + ", got '" + text + "'";
+        if (!std::isfinite(value))
+          return "expected a finite number " + bound + ", got '" + text + "'";
+        if (exclusive ? !(value > min) : !(value >= min))
+          return "expected a number " + bound + ", got " + text;
+        return "";
+      },
+      min != 0    ? "FINITE"
+      : exclusive ? "POSITIVE"
+                  : "NONNEGATIVE");
+}
+
+CLI::Validator whole_number(long min) {
+  const std::string bound = ">= " + std::to_string(min);
+  return CLI::Validator(
+      [min, bound](std::string& text) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const long long value = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || end != text.c_str() + text.size() || errno != 0 || value < min)
+          return "expected a whole number " + bound + ", got '" + text + "'";
+        return "";
+      },
+      min == 0   ? "NONNEGATIVE"
+      : min == 1 ? "POSITIVE"
+                 : bound);
+}
+
+CLI::Validator trace_gpus_spec() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        TraceGpus gpus;
+        std::string error;
+        return parse_trace_gpus(text, &gpus, &error) ? "" : error;
+      },
+      "auto|all|none|RANKS");
+}
+
+CLI::Option* add_repeatable(CLI::App* app, const std::string& name,
+                            std::vector<std::string>& values, const std::string& help) {
+  return app->add_option(name, values, help)->allow_extra_args(false)->take_all();
+}
+
+}  // namespace ddpsim::cli

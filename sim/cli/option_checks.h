@@ -1,0 +1,26 @@
+// Option helpers shared by the subcommands. CLI11's own range checks compare with < and >, so
+// NaN passes them; and a repeatable option takes every following word unless told otherwise,
+// so `--set a=1 scenario.yaml` would swallow the scenario.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace ddpsim::cli {
+
+// A finite number >= min (> min when `exclusive`); NaN and infinities are refused by name.
+CLI::Validator finite_number(double min, bool exclusive = false);
+
+// A whole number >= min, refused by name when it is NaN, infinite or fractional (CLI11 would
+// only say that it could not convert it).
+CLI::Validator whole_number(long min);
+
+// --trace-gpus: auto, all, none or ranks such as 0,5,8-15 (trace_selection.h).
+CLI::Validator trace_gpus_spec();
+
+// A repeatable option that takes exactly one value per occurrence (`--set a=1 --set b=2`).
+CLI::Option* add_repeatable(CLI::App* app, const std::string& name,
+                            std::vector<std::string>& values, const std::string& help);
+
+}  // namespace ddpsim::cli

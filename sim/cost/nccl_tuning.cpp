@@ -1,0 +1,163 @@
+#include "sim/cost/nccl_tuning.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ddpsim {
+namespace {
+
+constexpr int kLL = 0, kLL128 = 1, kSimple = 2;
+constexpr double kUs = 1e-6;
+constexpr double kGBps = 1e9;
+
+// tuning.cc (v2.20.3) tables, microseconds; [algorithm: tree, ring][protocol: LL, LL128, Simple].
+constexpr double kBaseLat[2][3] = {{6.8, 14.0, 0}, {6.6, 14.0, 8.4}};
+// [hardware: NVLink, PCI, network][algorithm][protocol]
+constexpr double kHwLat[3][2][3] = {{{.6, 1.25, 28}, {.6, 1.9, 3.4}},
+                                    {{1.0, 1.9, 28}, {1.0, 2.5, 5.7}},
+                                    {{5.0, 8.5, 28}, {2.7, 4.0, 14.0}}};
+// LL bus-bandwidth ceiling, GB/s: [Volta / Ampere / Hopper on one node; Intel / AMD across
+// nodes][1 node, 2 nodes, more].
+constexpr double kLLMaxBw[3][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {87.7, 22.5, 19.0}};
+// Trees stray from the model at medium sizes: bandwidth factor per log2(bytes / 64).
+constexpr double kTreeCorrection[3][23] = {
+    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7,  .7,  .7,  .6, .5,
+     .4,  .4,  .5,  .6,  .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
+    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7,  .6, .6,
+     .6,  .6,  .6,  .6,  .8,  .9, .9, .9, .9, 1.0, 1.0},
+    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}};
+
+int proto_index(NcclProtocol p) {
+  switch (p) {
+    case NcclProtocol::kLL:
+      return kLL;
+    case NcclProtocol::kLL128:
+      return kLL128;
+    default:
+      return kSimple;
+  }
+}
+
+int log2i(long long n) {  // NCCL's: floor(log2 n), 0 for n <= 1
+  int l = 0;
+  while (n >>= 1) ++l;
+  return l;
+}
+
+double ll_max_bw(const NcclSetting& s) {
+  const int cc_index = s.compute_capability >= 90 ? 2 : s.compute_capability >= 80 ? 1 : 0;
+  const int by_nodes = s.nodes <= 2 ? s.nodes - 1 : 2;
+  const int by_arch = s.nodes == 1 ? cc_index : (s.cpu == CpuVendor::kAmd ? 1 : 0);
+  return kLLMaxBw[by_arch][by_nodes] * kGBps;
+}
+
+}  // namespace
+
+NcclSetting nccl_setting(const ClusterSpec& c, int channels) {
+  NcclSetting s;
+  s.ranks = c.total_gpus();
+  s.nodes = c.nodes;
+  const bool nvlink = c.gpus_per_node > 1 && c.intra_node.kind != IntraNodeKind::kPcie;
+  s.intra = nvlink ? NcclHardware::kNvLink : NcclHardware::kPci;
+  s.compute_capability = c.gpu.compute_capability;
+  s.cpu = c.host.cpu;
+  const int cc = c.gpu.compute_capability;
+  const bool tested_arch = cc == 70 || cc == 80 || cc == 90;
+  // tuning.cc enables LL128 only with NVLink inside the node (typeIntra <= NVB) and the NIC
+  // within a PCIe switch of the GPU across nodes (typeInter <= PXB: GPUDirect RDMA).
+  s.ll128 = tested_arch && (c.gpus_per_node == 1 || nvlink) && (c.nodes == 1 || c.nic.gpudirect);
+  s.channels = std::max(1, channels);
+  s.intra_hop = c.intra_node.latency;
+  s.net_hop = c.nic.latency + c.nic.message_cost;
+  return s;
+}
+
+double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes) {
+  if (s.ranks <= 1) return 0;
+  const int ai = static_cast<int>(a), pi = proto_index(p);
+  const double intra_hw = kHwLat[static_cast<int>(s.intra)][ai][pi] + s.intra_hop / kUs;
+  const double inter = kHwLat[static_cast<int>(NcclHardware::kNet)][ai][pi] + s.net_hop / kUs;
+  double lat = kBaseLat[ai][pi];
+  if (a == NcclAlgorithm::kRing) {
+    const int steps = 2 * (s.ranks - 1);
+    const int inter_steps = s.nodes > 1 ? 2 * s.nodes : 0;
+    double intra = intra_hw;
+    if (s.nodes > 1) {
+      // Inter-node rings still launch every step through the network proxy.
+      const double overhead = (s.cpu == CpuVendor::kAmd ? 2.0 : 1.0) * (pi == kSimple ? 3 : 1);
+      intra = std::max(intra, overhead);
+    }
+    lat += (steps - inter_steps) * intra + inter_steps * inter;
+    const double per_rank = bytes / (static_cast<double>(s.channels) * s.ranks);
+    if (pi == kSimple && s.nodes > 1 && per_rank >= 64)
+      lat *= s.compute_capability < 80 ? 1.9 : 1.4;  // plateau effect of ring
+  } else {
+    const int per_node = s.ranks / s.nodes;
+    lat += 2 * ((per_node - 1) * intra_hw + log2i(s.nodes) * inter);
+  }
+  return lat * kUs;
+}
+
+double nccl_algbw(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes,
+                  double links_algbw) {
+  if (s.ranks <= 1) return links_algbw;
+  const int pi = proto_index(p);
+  const bool ring = a == NcclAlgorithm::kRing;
+  // Bus bandwidth as NCCL counts it (nChannels * bw): the ring moves 2(P-1)/P of the buffer per
+  // rank, the tree twice the buffer (algbw = busBw / 2).
+  const double ratio = ring ? 2.0 * (s.ranks - 1) / s.ranks : 2.0;
+  double bus = links_algbw * ratio;
+  const double ppn = static_cast<double>(s.ranks) / s.nodes;
+  if (ring) {
+    if (pi == kLL) bus = std::min(ll_max_bw(s), bus / 4);
+    if (pi == kLL128) bus *= ppn < 2 ? 0.7 : 0.92;
+  } else {
+    bus *= 0.92;
+    if (pi == kLL) bus = std::min(bus / 3.8, ll_max_bw(s));
+    if (pi == kLL128) bus *= s.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0;
+    const int log_size = log2i(static_cast<long long>(bytes) >> 6);
+    if (log_size < 23) bus *= kTreeCorrection[pi][log_size];
+  }
+  return std::min(links_algbw, bus / ratio);
+}
+
+bool nccl_protocol_enabled(const NcclSetting& s, NcclProtocol p) {
+  return p != NcclProtocol::kLL128 || s.ll128;
+}
+
+NcclChoice nccl_choose(const NcclSetting& s, const std::vector<NcclCandidate>& candidates,
+                       NcclProtocol forced, double bytes) {
+  NcclChoice best;
+  bool found = false;
+  for (const NcclCandidate& c : candidates) {
+    for (NcclProtocol p : {NcclProtocol::kLL, NcclProtocol::kLL128, NcclProtocol::kSimple}) {
+      if (forced != NcclProtocol::kAuto ? p != forced : !nccl_protocol_enabled(s, p)) continue;
+      NcclChoice option;
+      option.algorithm = c.algorithm;
+      option.protocol = p;
+      option.latency = nccl_latency(s, c.algorithm, p, bytes);
+      option.algbw = nccl_algbw(s, c.algorithm, p, bytes, c.links_algbw);
+      if (!found || option.time(bytes) < best.time(bytes)) {
+        best = option;
+        found = true;
+      }
+    }
+  }
+  return best;
+}
+
+const char* nccl_protocol_name(NcclProtocol p) {
+  switch (p) {
+    case NcclProtocol::kLL:
+      return "LL";
+    case NcclProtocol::kLL128:
+      return "LL128";
+    case NcclProtocol::kSimple:
+      return "Simple";
+    case NcclProtocol::kAuto:
+      return "auto";
+  }
+  return "?";
+}
+
+}  // namespace ddpsim

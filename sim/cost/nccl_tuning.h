@@ -1,0 +1,83 @@
+// NCCL's own cost model for all-reduce, as a pure function: NVIDIA/nccl v2.20.3,
+// src/graph/tuning.cc (ncclTopoTuneModel, ncclTopoGetAlgoTime). A call of S bytes with
+// algorithm a (ring, tree) and protocol p (LL, LL128, Simple) takes
+//   latency(a, p) + S / algbw(a, p)
+// where, in microseconds,
+//   ring: baseLat[a][p] + (2(P-1) - nInter) * intraLat + nInter * interLat,  nInter = 2N (N > 1)
+//         intraLat = max(hwLat[intra][a][p], netOverhead) when N > 1 (netOverhead: 1 us Intel,
+//         2 us AMD, x3 for Simple); the latency x1.4 (x1.9 before Ampere) for Simple on several
+//         nodes once S / (channels * P) >= 64 B ("plateau effect of ring")
+//   tree: baseLat[a][p] + 2 ((P/N - 1) * intraLat + floor(log2 N) * interLat)
+// with hwLat per hardware class (NVLink, PCI, network) and interLat = hwLat[net][a][p]. Each hop
+// also pays the cluster's own link latency (intra_hop, net_hop: the `latency` keys and the
+// transport's per-message cost), which plays the role of NCCL's graph->latencyInter.
+//
+// Bandwidth: what the links give the Simple protocol (links_algbw, measured by the caller on
+// its flows) is the bus bandwidth NCCL calls nChannels * bw; the protocols derate it as NCCL does:
+// ring LL min(llMaxBw, busBw/4), ring LL128 x0.92 (x0.7 with one GPU per node), tree x0.92 then
+// LL /3.8 (capped by llMaxBw) or LL128 x7/9 (one node) / x120/128, and the tree's per-size
+// correction factor. NCCL's per-channel caps (perChMax*) are left out: ddpsim's channels are NIC
+// rails, not NCCL's SM channels, and its links already bound the rate.
+// NCCL chooses the (algorithm, protocol) of least predicted time; LL128 only where NCCL enables
+// it by default (NVLink inside the node, GPUDirect RDMA across nodes, compute capability 7.0,
+// 8.0 or 9.0). Plain functions, no SimGrid.
+#pragma once
+
+#include <vector>
+
+#include "sim/scenario/scenario.h"
+
+namespace ddpsim {
+
+enum class NcclAlgorithm { kTree = 0, kRing = 1 };
+enum class NcclHardware { kNvLink = 0, kPci = 1, kNet = 2 };  // NCCL_HW_*
+
+// What ncclTopoTuneModel reads from the topology.
+struct NcclSetting {
+  int ranks = 1;
+  int nodes = 1;
+  NcclHardware intra = NcclHardware::kNvLink;  // what joins the GPUs of a node
+  int compute_capability = 80;                 // 70 Volta, 80 Ampere, 90 Hopper, ...
+  CpuVendor cpu = CpuVendor::kIntel;
+  bool ll128 = false;    // enabled by default on this topology
+  int channels = 1;      // for the ring's plateau threshold
+  double intra_hop = 0;  // seconds added to every intra-node hop
+  double net_hop = 0;    // seconds added to every network hop
+};
+
+// The setting of a cluster: ranks and nodes, NVLink or PCI inside a node, LL128 as NCCL enables
+// it, the link latencies (intra_node.latency; nic.latency + nic.message_cost) as extra per hop.
+NcclSetting nccl_setting(const ClusterSpec& cluster, int channels);
+
+// Seconds NCCL charges per all-reduce call of `bytes` with this algorithm and protocol.
+double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes);
+
+// Algorithm bandwidth (bytes/s) of protocol p, given the algorithm bandwidth links_algbw that
+// the links give the Simple protocol; never above links_algbw.
+double nccl_algbw(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes,
+                  double links_algbw);
+
+bool nccl_protocol_enabled(const NcclSetting& s, NcclProtocol p);
+
+struct NcclChoice {
+  NcclAlgorithm algorithm = NcclAlgorithm::kRing;
+  NcclProtocol protocol = NcclProtocol::kSimple;
+  double latency = 0;  // seconds
+  double algbw = 0;    // bytes/s
+  double time(double bytes) const { return latency + bytes / algbw; }
+};
+
+struct NcclCandidate {
+  NcclAlgorithm algorithm;
+  double links_algbw;  // bytes/s the links give this algorithm's Simple protocol
+};
+
+// NCCL's pick for `bytes`: the candidate algorithm and enabled protocol of least predicted
+// time (ties go to the earlier candidate, then to the protocol order LL, LL128, Simple).
+// `forced` other than kAuto restricts the protocols to that one (NCCL_PROTO), enabled or not.
+NcclChoice nccl_choose(const NcclSetting& s, const std::vector<NcclCandidate>& candidates,
+                       NcclProtocol forced, double bytes);
+
+const char* nccl_protocol_name(NcclProtocol p);  // "LL", "LL128", "Simple"
+
+}  // namespace ddpsim

@@ -1,0 +1,25 @@
+// yaml-cpp's YAML::Load() returns the first document of a stream and drops the rest without a
+// word: `name: a\n---\nname: b` would simulate `a`. Every file and command-line value ddpsim reads
+// as YAML goes through these instead, so a second document is an error where it starts.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+
+#include "sim/util/input_error.h"
+
+namespace ddpsim {
+
+// The one document of `text`. A syntax error propagates as YAML::ParserException (the caller
+// words it); a second, non-empty document is an InputError at its first line in `file`, saying
+// that a `what` ("scenario file") holds one document. An empty document after a trailing `---`
+// drops nothing and is accepted.
+YAML::Node load_one_document(const std::string& text, const std::string& file,
+                             const std::string& what);
+
+// The same for a value given on the command line (`--set key=value`): a second document is an
+// InputError at `where`.
+YAML::Node load_one_value(const std::string& text, const SourceLocation& where);
+
+}  // namespace ddpsim

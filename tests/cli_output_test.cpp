@@ -1,0 +1,235 @@
+// What the commands print: options written in any order, defaults in --help, tables as JSON and
+// CSV for programs, one unit family for sizes, and "not computed" (never 0 %) for a scaling
+// efficiency that --no-baseline did not compute, in the table, results.json, results.csv and the
+// report.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "sim/sweep/results_csv.h"
+#include "tests/test_process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ddpsim::testing::Exited;
+using ddpsim::testing::read_text;
+using nlohmann::json;
+
+const ddpsim::testing::ScratchFolder kScratch("ddpsim-cli-output-test");
+const std::string kSource = DDPSIM_SOURCE_DIR;
+
+Exited ddpsim(std::vector<std::string> args) {
+  args.insert(args.begin(), DDPSIM_BINARY);
+  return ddpsim::testing::run_program(args, kScratch);
+}
+
+// 2 nodes x 2 V100, an MLP, 2 steps: seconds per run.
+const std::string kScenario = read_text(kSource + "/tests/data/small_cluster.yaml");
+
+std::string scenario_file(const std::string& folder) {
+  const fs::path dir = kScratch.fresh(folder);
+  std::ofstream(dir / "s.yaml") << kScenario;
+  return (dir / "s.yaml").string();
+}
+
+// The header, then the rows, of CSV text.
+std::vector<std::vector<std::string>> csv_cells(const std::string& text) {
+  ddpsim::CsvTable table = ddpsim::parse_csv(text, "<stdout>");
+  std::vector<std::vector<std::string>> rows = {table.header};
+  rows.insert(rows.end(), table.rows.begin(), table.rows.end());
+  return rows;
+}
+
+// ---------------------------------------------------------------- options in any order
+
+TEST(CliOptions, SetAndSweepBeforeTheScenarioLeaveItToThePositional) {
+  const std::string file = scenario_file("order");
+  const std::string out = fs::path(file).parent_path() / "out";
+  const Exited before =
+      ddpsim({"simulate", "--set", "cluster.nodes=1", "--set", "training.batch_per_gpu=16", file,
+              "-o", out, "--no-baseline", "--json"});
+  ASSERT_EQ(before.exit_code, 0) << before.err;
+  const json doc = json::parse(before.out);
+  EXPECT_EQ(doc["scenario"]["cluster"]["nodes"], 1);
+  EXPECT_EQ(doc["scenario"]["training"]["batch_per_gpu"], 16);
+
+  const Exited sweep = ddpsim(
+      {"sweep", "--sweep", "cluster.nodes=1,2", "--set", "training.iterations=2", file, "--list"});
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  EXPECT_NE(sweep.out.find("cluster.nodes=1"), std::string::npos) << sweep.out;
+  EXPECT_NE(sweep.out.find("cluster.nodes=2"), std::string::npos) << sweep.out;
+
+  // Two words after one --set are a mistake said as such, not a missing scenario.
+  const Exited extra = ddpsim({"simulate", file, "--set", "cluster.nodes=1", "cluster.nodes=2"});
+  EXPECT_EQ(extra.exit_code, 2);
+  EXPECT_EQ(extra.err,
+            "error: The following argument was not expected: cluster.nodes=2 (see --help)\n");
+}
+
+TEST(CliOptions, HelpShowsEveryDefault) {
+  const Exited simulate = ddpsim({"simulate", "--help"});
+  EXPECT_EQ(simulate.exit_code, 0);
+  EXPECT_NE(simulate.out.find("--trace-gpus TEXT:auto|all|none|RANKS=auto"), std::string::npos) << simulate.out;
+  EXPECT_NE(simulate.out.find("--max-wall FLOAT:POSITIVE=0"), std::string::npos) << simulate.out;
+  const Exited sweep = ddpsim({"sweep", "--help"});
+  EXPECT_NE(sweep.out.find("-j,--jobs INT:POSITIVE=1"), std::string::npos) << sweep.out;
+  const Exited bench = ddpsim({"bench", "--help"});
+  EXPECT_NE(bench.out.find("--gpus INT=[8,64,512,1024,4096,8192]"), std::string::npos) << bench.out;
+  EXPECT_NE(bench.out.find("--model TEXT=resnet50"), std::string::npos) << bench.out;
+  const Exited calibrate = ddpsim({"calibrate", "--help"});
+  EXPECT_NE(calibrate.out.find("--repeats INT:POSITIVE=20"), std::string::npos) << calibrate.out;
+  EXPECT_NE(calibrate.out.find("=0.03"), std::string::npos) << calibrate.out;
+}
+
+// ---------------------------------------------------------------- --json and --csv
+
+TEST(CliTables, ModelsAndGpusPrintTheSameRowsAsJsonAndCsv) {
+  for (const char* command : {"models", "gpus"}) {
+    const Exited text = ddpsim({command});
+    const Exited as_json = ddpsim({command, "--json"});
+    const Exited as_csv = ddpsim({command, "--csv"});
+    ASSERT_EQ(as_json.exit_code, 0) << as_json.err;
+    ASSERT_EQ(as_csv.exit_code, 0) << as_csv.err;
+    const json rows = json::parse(as_json.out);
+    const auto cells = csv_cells(as_csv.out);
+    ASSERT_GT(rows.size(), 10u) << command;
+    ASSERT_EQ(cells.size(), rows.size() + 1) << command;
+    const std::string key = command == std::string("models") ? "model" : "gpu";
+    EXPECT_EQ(cells[0][0], key);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      EXPECT_EQ(cells[i + 1][0], rows[i][key].get<std::string>());
+      // Every row of the human table is there too.
+      EXPECT_NE(text.out.find(rows[i][key].get<std::string>()), std::string::npos);
+    }
+    EXPECT_EQ(ddpsim({command, "--json", "--csv"}).exit_code, 2) << command;
+  }
+  const json models = json::parse(ddpsim({"models", "--json"}).out);
+  const json& resnet = models[0];
+  EXPECT_EQ(resnet["model"], "resnet50");
+  EXPECT_EQ(resnet["parameters"], 25557032);  // torchvision resnet50
+  EXPECT_EQ(resnet["sample_unit"], "images");
+  const json gpus = json::parse(ddpsim({"gpus", "--json"}).out);
+  bool found = false;
+  for (const json& g : gpus) {
+    if (g["gpu"] != "a100-sxm-40gb") continue;
+    found = true;
+    EXPECT_EQ(g["fp16_flops"].get<double>(), 312e12);
+    EXPECT_EQ(g["memory_bytes"].get<double>(), 40.0 * 1024 * 1024 * 1024);
+    EXPECT_EQ(g["hbm_bandwidth_bytes_per_s"].get<double>(), 1555e9);
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(CliTables, DataloadPrintsJsonAndCsvWithTheTextTablesNumbers) {
+  const std::string scenario = kSource + "/scenarios/data-loading.yaml";
+  const std::vector<std::string> base = {"dataload", scenario, "--nodes", "1,2", "--no-synthetic"};
+  auto with = [&](const char* flag) {
+    std::vector<std::string> args = base;
+    if (flag) args.push_back(flag);
+    return ddpsim(args);
+  };
+  const Exited as_json = with("--json");
+  ASSERT_EQ(as_json.exit_code, 0) << as_json.err;
+  const json rows = json::parse(as_json.out);
+  ASSERT_EQ(rows.size(), 2u);
+  // README's worked example: 6 cores x 275 images/s per GPU on one node, then twice that.
+  EXPECT_DOUBLE_EQ(rows[0]["loader_samples_per_second_per_gpu"].get<double>(), 1650);
+  EXPECT_EQ(rows[0]["loader_limit"], "decode");
+  EXPECT_DOUBLE_EQ(rows[1]["loader_samples_per_second_per_gpu"].get<double>(), 3300);
+  EXPECT_EQ(rows[0]["bottleneck"], "data-loading-bound");
+  EXPECT_TRUE(rows[0]["synthetic_samples_per_second"].is_null());
+  const Exited as_csv = with("--csv");
+  ASSERT_EQ(as_csv.exit_code, 0) << as_csv.err;
+  const auto cells = csv_cells(as_csv.out);
+  ASSERT_EQ(cells.size(), 3u);
+  EXPECT_EQ(cells[0][3], "loader_samples_per_second_per_gpu");
+  EXPECT_EQ(cells[1][3], "1650");
+  EXPECT_EQ(cells[1][8], "");  // synthetic run skipped: empty, not 0
+}
+
+TEST(CliTables, BenchPrintsJsonAndCsv) {
+  const Exited as_json = ddpsim({"bench", "--gpus", "8", "--model", "alexnet", "--json"});
+  ASSERT_EQ(as_json.exit_code, 0) << as_json.err;
+  const json rows = json::parse(as_json.out);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["gpus"], 8);
+  EXPECT_EQ(rows[0]["status"], "ok");
+  EXPECT_GT(rows[0]["samples_per_second"].get<double>(), 0);
+  EXPECT_GT(rows[0]["peak_rss_bytes"].get<double>(), 1e6);
+  const Exited as_csv = ddpsim({"bench", "--gpus", "8", "--model", "alexnet", "--csv"});
+  ASSERT_EQ(as_csv.exit_code, 0) << as_csv.err;
+  const auto cells = csv_cells(as_csv.out);
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[0][0], "gpus");
+  EXPECT_EQ(cells[1][0], "8");
+  EXPECT_EQ(cells[1][2], "ok");
+  // The same iteration, deterministic: the same number in both forms.
+  EXPECT_EQ(std::stod(cells[1][4]), rows[0]["iteration_time_s"].get<double>());
+}
+
+// ---------------------------------------------------------------- sizes and --no-baseline
+
+TEST(CliSummary, SizesAreInOneBinaryUnitFamily) {
+  const std::string file = scenario_file("units");
+  const Exited r = ddpsim({"simulate", file, "-o", fs::path(file).parent_path() / "out",
+                           "--no-baseline", "--set", "sync.bucket_cap=25MB"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 25 MB is 23.8 MiB, not "25.0 MB" beside a "1.00 MiB" first bucket.
+  EXPECT_NE(r.out.find("(cap 23.8 MiB, first 1.00 MiB)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" GiB per GPU"), std::string::npos) << r.out;
+  // Decimal units appear in bandwidths only (GB/s, Gbps), never as a size.
+  EXPECT_FALSE(std::regex_search(r.out, std::regex(R"([0-9] [KMGT]B([^/]|$))"))) << r.out;
+}
+
+TEST(CliSummary, NoBaselineSaysNotComputedEverywhere) {
+  const std::string file = scenario_file("no-baseline");
+  const std::string dir = fs::path(file).parent_path();
+  const Exited simulate = ddpsim({"simulate", file, "-o", dir + "/out", "--no-baseline"});
+  ASSERT_EQ(simulate.exit_code, 0) << simulate.err;
+  EXPECT_NE(simulate.out.find("(scaling efficiency not computed: --no-baseline)"),
+            std::string::npos)
+      << simulate.out;
+  EXPECT_EQ(simulate.out.find("0.0 %)"), std::string::npos) << simulate.out;
+  const json result = json::parse(read_text(dir + "/out/results.json"))["result"];
+  EXPECT_TRUE(result["scaling_efficiency"].is_null());
+  EXPECT_TRUE(result["single_gpu_samples_per_second"].is_null());
+
+  const Exited sweep = ddpsim(
+      {"sweep", file, "--sweep", "cluster.nodes=1,2", "-o", dir + "/sweep", "--no-baseline"});
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  EXPECT_NE(sweep.out.find("not computed"), std::string::npos) << sweep.out;
+  const auto cells = csv_cells(read_text(dir + "/sweep/results.csv"));
+  const auto& header = cells[0];
+  for (const char* name : {"scaling_efficiency", "single_gpu_samples_per_second"}) {
+    const size_t c = std::find(header.begin(), header.end(), name) - header.begin();
+    ASSERT_LT(c, header.size()) << name;
+    for (size_t row = 1; row < cells.size(); ++row) EXPECT_EQ(cells[row][c], "") << name;
+  }
+  // With the baseline, the same columns hold numbers.
+  const Exited with =
+      ddpsim({"sweep", file, "--sweep", "cluster.nodes=1,2", "-o", dir + "/with-baseline"});
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  const auto numbers = csv_cells(read_text(dir + "/with-baseline/results.csv"));
+  const size_t c = std::find(header.begin(), header.end(), "scaling_efficiency") - header.begin();
+  EXPECT_GT(std::stod(numbers[1][c]), 0.5);
+
+  if (ddpsim::testing::run_shell("/usr/bin/python3 -c 'import matplotlib'").code != 0)
+    GTEST_SKIP() << "no matplotlib for /usr/bin/python3: the report part is not checked";
+  const Exited report = ddpsim({"report", dir + "/sweep"});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const std::string html = read_text(dir + "/sweep/report/report.html");
+  EXPECT_NE(html.find("<td>not computed</td>"), std::string::npos);
+  const json plots = json::parse(read_text(dir + "/sweep/report/plots.json"));
+  for (const json& plot : plots["plots"]) {
+    if (plot["kind"] != "scaling") continue;
+    EXPECT_NE(plot["title"].get<std::string>().find("throughput"), std::string::npos);
+    EXPECT_EQ(plot["efficiency"], "not computed");
+  }
+}
+
+}  // namespace

@@ -1,0 +1,280 @@
+// Real PyTorch against ddpsim: the exporter (calibrate/pytorch) on every torchvision
+// classification model, DDP's own bucket assignment against ddpsim's, the profile of --time
+// against a measured training step, and an imported torch.profiler trace against the step it
+// recorded. Each test runs a script of tests/torch/ with Debian's /usr/bin/python3 (or
+// $DDPSIM_PYTHON) and skips, saying why, where torch or torchvision cannot be imported.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/model/model_file.h"
+#include "sim/model/model_zoo.h"
+#include "sim/profile/profile_yaml.h"
+#include "sim/util/python_script.h"
+#include "tests/test_process.h"
+
+namespace ddpsim {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const std::string kSource = DDPSIM_SOURCE_DIR;
+const std::string kBinary = DDPSIM_BINARY;
+const testing::ScratchFolder kScratch("ddpsim-pytorch-test");
+
+// Why torch cannot be used here, or "" when it can.
+const std::string& torch_missing() {
+  static const std::string why = [] {
+#ifdef DDPSIM_SANITIZED
+    // Minutes of PyTorch for a few ddpsim calls; the normal suite runs them, and ASan covers
+    // the model-file loaders through model_import_test's fixtures.
+    return std::string("built with DDPSIM_SANITIZE: the PyTorch tests run in the normal suite");
+#else
+    const testing::Exited r =
+        testing::run_program({python_interpreter(), "-c", "import torch, torchvision"}, kScratch);
+    if (r.exit_code == 0) return std::string();
+    return python_interpreter() + " cannot import torch and torchvision (install Debian's " +
+           "python3-torch and python3-torchvision, see README): " + r.err.substr(0, 200);
+#endif
+  }();
+  return why;
+}
+
+#define REQUIRE_TORCH() \
+  if (!torch_missing().empty()) GTEST_SKIP() << torch_missing()
+
+testing::Exited python(const std::string& script, std::vector<std::string> args) {
+  args.insert(args.begin(), {python_interpreter(), kSource + "/tests/torch/" + script});
+  return testing::run_program(args, kScratch);
+}
+
+testing::Exited ddpsim(std::vector<std::string> args) {
+  args.insert(args.begin(), kBinary);
+  return testing::run_program(args, kScratch);
+}
+
+json json_file(const fs::path& path) { return json::parse(testing::read_text(path)); }
+
+std::vector<json> json_lines(const std::string& text) {
+  std::vector<json> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] == '{') out.push_back(json::parse(line));
+  return out;
+}
+
+Model zoo(const std::string& key) {
+  ModelSpec spec;
+  spec.name = key;
+  Model m;
+  std::string error;
+  EXPECT_TRUE(build_model(spec, &m, &error)) << error;
+  return m;
+}
+
+// ---------------------------------------------------------------- the exporter
+
+TEST(PyTorchExport, EveryTorchvisionClassificationModelKeepsItsParameterCount) {
+  REQUIRE_TORCH();
+  const fs::path dir = kScratch.fresh("torchvision");
+  const testing::Exited r = python("export_torchvision.py", {"--out", dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json expected = json_file(dir / "expected.json");
+  EXPECT_GE(expected.size(), 20u);
+  for (const auto& [name, counts] : expected.items()) {
+    SCOPED_TRACE(name);
+    const Model m = load_model_file((dir / (name + ".yaml")).string());
+    EXPECT_EQ(m.params() + m.frozen_params(), counts["parameters"].get<int64_t>());
+    size_t tensors = 0;
+    for (const Layer& l : m.layers) tensors += l.param_tensors.size() + l.frozen_tensors.size();
+    EXPECT_EQ(tensors, counts["tensors"].get<size_t>());
+    EXPECT_GT(m.fwd_flops(), 0);
+  }
+  // At the real input size the FLOPs are the zoo's, built by hand from the same architectures
+  // with the same conventions (2 per multiply-accumulate, a few per element elsewhere).
+  const std::pair<const char*, const char*> same[] = {
+      {"resnet50", "resnet50"}, {"resnet101", "resnet101"}, {"resnet152", "resnet152"},
+      {"vgg16", "vgg16"},       {"alexnet", "alexnet"},     {"inception_v3", "inception-v3"}};
+  for (const auto& [exported, key] : same) {
+    if (!expected.contains(exported)) continue;
+    const Model m = load_model_file((dir / (std::string(exported) + ".yaml")).string());
+    const Model z = zoo(key);
+    EXPECT_NEAR(m.fwd_flops() / z.fwd_flops(), 1.0, 1e-6) << exported;
+    EXPECT_EQ(m.params(), z.params()) << exported;
+  }
+}
+
+// One model file in place of the zoo's ResNet-50 on the default cluster, same roofline.
+TEST(PyTorchExport, ExportedResNet50SimulatesWithinOnePercentOfTheZoos) {
+  REQUIRE_TORCH();
+  const fs::path dir = kScratch.fresh("resnet50");
+  const testing::Exited r =
+      python("export_torchvision.py", {"--out", dir.string(), "--models", "resnet50"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string scenario = kSource + "/scenarios/default.yaml";
+  const testing::Exited zoo_run =
+      ddpsim({"simulate", scenario, "-o", (dir / "zoo").string(), "--no-baseline"});
+  const testing::Exited file_run =
+      ddpsim({"simulate", scenario, "-o", (dir / "file").string(), "--no-baseline", "--set",
+              "model={file: " + (dir / "resnet50.yaml").string() + "}"});
+  ASSERT_EQ(zoo_run.exit_code, 0) << zoo_run.err;
+  ASSERT_EQ(file_run.exit_code, 0) << file_run.err;
+  const json a = json_file(dir / "zoo" / "results.json")["result"];
+  const json b = json_file(dir / "file" / "results.json")["result"];
+  const double zoo_time = a["iteration_time_s"], file_time = b["iteration_time_s"];
+  EXPECT_NEAR(file_time / zoo_time, 1.0, 0.01) << zoo_time << " s vs " << file_time << " s";
+  EXPECT_EQ(a["buckets"].size(), b["buckets"].size());
+}
+
+TEST(PyTorchExport, MistakesExitTwoWithOneLine) {
+  REQUIRE_TORCH();
+  const std::string exporter = kSource + "/calibrate/pytorch/ddpsim_torch.py";
+  const std::string out = (kScratch.fresh("mistakes") / "m.yaml").string();
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"no_such_module:build", "--input", "3x8x8"},
+       "error: cannot import 'no_such_module': No module named 'no_such_module'\n"},
+      {{"torchvision.models:resnet18", "--input", "3xAx8"},
+       "error: --input 3xAx8: expected a shape like 3x224x224 or 128:int64:50257\n"},
+      {{"torchvision.models:resnet18", "--input", "8:int65"},
+       "error: --input 8:int65: unknown dtype 'int65'; allowed: bf16, bfloat16, bool, float, "
+       "float16, float32, float64, fp16, fp32, half, int, int32, int64, long\n"},
+      {{"torchvision.models:resnet18"},
+       "error: give the model's input with --input (e.g. "
+       "3x224x224)\n"},
+      {{"torchvision.models:no_such_model", "--input", "3x8x8"},
+       "error: 'torchvision.models' has no attribute 'no_such_model'\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    std::vector<std::string> argv = {python_interpreter(), exporter, "export"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.insert(argv.end(), {"-o", out});
+    const testing::Exited r = testing::run_program(argv, kScratch);
+    EXPECT_EQ(r.exit_code, 2) << args[0];
+    EXPECT_EQ(r.err, message);
+  }
+}
+
+// ---------------------------------------------------------------- DDP's buckets
+
+// DDP (Gloo, world size 1, CPU) at bucket_cap_mb 25 and 1: the tensors of every bucket, in
+// order, as its communication hook receives them in the second iteration, against
+// `ddpsim models FILE --buckets` on the exported model file.
+void expect_ddp_buckets(const std::string& model) {
+  REQUIRE_TORCH();
+  const fs::path dir = kScratch.fresh("ddp-" + model);
+  const testing::Exited r =
+      python("ddp_buckets.py", {"--ddpsim", kBinary, "--out", dir.string(), "--models", model});
+  const std::vector<json> cases = json_lines(r.out);
+  ASSERT_EQ(cases.size(), 2u) << r.out << r.err;
+  for (const json& c : cases) {
+    EXPECT_TRUE(c["identical"].get<bool>()) << c.dump();
+    EXPECT_EQ(c["ddp_buckets"], c["ddpsim_buckets"]) << c.dump();
+    std::printf("%s\n", c.dump().c_str());
+  }
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(DdpBuckets, ResNet50) { expect_ddp_buckets("resnet50"); }
+TEST(DdpBuckets, Vgg16) { expect_ddp_buckets("vgg16"); }
+TEST(DdpBuckets, BertBase) { expect_ddp_buckets("bert-base"); }
+TEST(DdpBuckets, Gpt2Small) { expect_ddp_buckets("gpt2-small"); }
+
+// ---------------------------------------------------------------- --time against a real step
+
+// `export --time` on this CPU, then `ddpsim simulate` of one GPU in profile mode: its step
+// (forward + backward of every layer + the SGD-with-momentum update) against the same model's
+// training step measured by the script's own loop. The machine may be shared: each attempt
+// records the load; a miss under a load above the core count is retried, and only a miss on a
+// quiet enough machine fails.
+void expect_predicted_step(const std::string& name) {
+  REQUIRE_TORCH();
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  std::string attempts;
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    const fs::path dir = kScratch.fresh("step-" + name + "-" + std::to_string(attempt));
+    const testing::Exited r = python("step_time.py", {"--case", name, "--out", dir.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json measured = json_file(dir / "measured.json");
+    std::ofstream(dir / "scenario.yaml")
+        << "cluster: {nodes: 1, gpus_per_node: 1, gpu: a100-sxm-80gb, intra_node: {kind: "
+           "nvswitch, bandwidth: 300GB/s, latency: 1us}, pcie: 32GB/s}\n"
+        << "model: {file: model.yaml}\n"
+        << "training: {batch_per_gpu: " << measured["batch"].get<int>()
+        << ", precision: fp32, optimizer: momentum, iterations: 3, warmup: 1}\n"
+        << "compute: {mode: profile, profile: model.profile.yaml}\n";
+    const testing::Exited sim = ddpsim({"simulate", (dir / "scenario.yaml").string(), "-o",
+                                        (dir / "out").string(), "--no-baseline"});
+    ASSERT_EQ(sim.exit_code, 0) << sim.err;
+    const double predicted = json_file(dir / "out" / "results.json")["result"]["iteration_time_s"];
+    const double real = measured["measured_step_s"];
+    const double load =
+        std::max(measured["load_before"].get<double>(), measured["load_after"].get<double>());
+    const double error = predicted / real - 1;
+    const std::string line = "attempt " + std::to_string(attempt) + ": predicted " +
+                             std::to_string(predicted) + " s, measured " + std::to_string(real) +
+                             " s (" + std::to_string(100 * error) + " %), load " +
+                             std::to_string(load) + " on " + std::to_string(cores) + " cores\n";
+    std::printf("%s: %s", name.c_str(), line.c_str());
+    attempts += line;
+    if (std::abs(error) <= 0.10) return;
+    if (load <= cores) FAIL() << "off by more than 10 % on a quiet machine:\n" << attempts;
+  }
+  GTEST_SKIP() << "the machine stayed busy (load above " << cores << " cores) in all attempts:\n"
+               << attempts;
+}
+
+TEST(PyTorchTime, ProfilePredictsAMeasuredResNet18Step) { expect_predicted_step("resnet18"); }
+TEST(PyTorchTime, ProfilePredictsAMeasuredTransformerStep) { expect_predicted_step("gpt-tiny"); }
+
+// ---------------------------------------------------------------- an imported trace
+
+TEST(PyTorchTrace, ImportedLayersAndOptimizerAddUpToTheProfiledStep) {
+  REQUIRE_TORCH();
+  const fs::path dir = kScratch.fresh("trace");
+  const testing::Exited r = python("record_trace.py", {"--out", dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const testing::Exited imported =
+      ddpsim({"calibrate", "--import-torch-trace", (dir / "trace.json").string(), "--model-file",
+              (dir / "model.yaml").string(), "--batch", "4", "-o", (dir / "p.yaml").string()});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  std::printf("%s", imported.out.c_str());
+
+  // The steps as the trace itself has them (its ddpsim:step ranges), the first left out.
+  const json trace = json_file(dir / "trace.json");
+  const json& events = trace.is_array() ? trace : trace["traceEvents"];
+  std::vector<double> steps;
+  for (const json& e : events)
+    if (e.value("name", "") == "ddpsim:step") steps.push_back(e["dur"].get<double>() * 1e-6);
+  ASSERT_EQ(steps.size(), 4u);
+  steps.erase(steps.begin());
+  std::sort(steps.begin(), steps.end());
+  const double step = steps[steps.size() / 2];
+
+  const CalibrationProfile p = load_profile((dir / "p.yaml").string());
+  ASSERT_EQ(p.runs.size(), 1u);
+  const ModelRun& run = p.runs[0];
+  const Model model = load_model_file((dir / "model.yaml").string());
+  EXPECT_EQ(run.model, model.name);
+  EXPECT_EQ(run.layers.size(), model.layers.size());  // every layer, the loss included
+  EXPECT_TRUE(run.skipped.empty());
+  double layers = 0;
+  for (const LayerTiming& t : run.layers) {
+    EXPECT_EQ(t.fwd.repeats, 3) << t.name;
+    layers += t.fwd.median + t.bwd.median;
+  }
+  ASSERT_EQ(run.optimizer.size(), 1u);
+  EXPECT_EQ(run.optimizer[0].params, model.params());
+  const double total = layers + run.optimizer[0].time.median;
+  EXPECT_NEAR(total / step, 1.0, 0.05) << total << " s of layers and optimizer, step " << step;
+}
+
+}  // namespace
+}  // namespace ddpsim
