@@ -67,21 +67,27 @@ class Buffers {
   uint64_t seed_ = 0x5eed;
 };
 
-void require_dims(const Layer& layer, size_t count, const char* meaning) {
+// `zero_ok`: the index of a value that may be 0 (a convolution's padding), or count for none.
+void require_dims(const Layer& layer, size_t count, const char* meaning, size_t zero_ok) {
   if (layer.dims.size() < count)
     throw UnsupportedLayer("the model zoo gives no shape for this " +
                            std::string(layer_kind_key(layer.kind)) + " layer (Layer::dims has " +
                            std::to_string(layer.dims.size()) + " values; expected " + meaning +
                            ")");
   for (size_t i = 0; i < count; ++i)
-    if (layer.dims[i] <= 0)
+    if (layer.dims[i] < 0 || (layer.dims[i] == 0 && i != zero_ok))
       throw UnsupportedLayer("Layer::dims[" + std::to_string(i) + "] is " +
                              std::to_string(layer.dims[i]) + "; expected " + meaning);
 }
 
+void require_dims(const Layer& layer, size_t count, const char* meaning) {
+  require_dims(layer, count, meaning, count);
+}
+
 void build_conv(const Layer& layer, int batch, Precision precision, const LayerContext& ctx,
                 LayerWork& work) {
-  require_dims(layer, 9, "in_c, in_h, in_w, out_c, kernel_h, kernel_w, stride, pad, groups");
+  // A 1x1 convolution (a bottleneck's first and last) has no padding.
+  require_dims(layer, 9, "in_c, in_h, in_w, out_c, kernel_h, kernel_w, stride, pad, groups", 7);
   const auto& d = layer.dims;
   kernels::ConvParams p;
   p.n = batch;

@@ -1,5 +1,7 @@
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "kernels/block_reduce.cuh"
 #include "kernels/dtype_access.cuh"
 #include "kernels/row_ops.h"
@@ -82,21 +84,28 @@ __global__ void layer_norm_bwd_dx_kernel(const T* x, const float* gamma, const T
   }
 }
 
-// One thread per column, looping over rows: consecutive threads read consecutive columns.
+// One thread per column over a chunk of `chunk` rows (kParamRows, more where a grid's y
+// dimension would exceed 65,535); chunks add into dgamma/dbeta (zeroed first). One thread per
+// column over all rows left a few hundred threads looping over every row: 2 ms for GPT-2's 8192 x
+// 768 on an H200 (measured), 75x the forward.
+constexpr int64_t kParamRows = 32;
+
 template <class T>
 __global__ void layer_norm_bwd_params_kernel(const T* x, const T* dy, const float* mean,
                                              const float* rstd, float* dgamma, float* dbeta,
-                                             int64_t rows, int64_t cols) {
+                                             int64_t rows, int64_t cols, int64_t chunk) {
   const int64_t c = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
   if (c >= cols) return;
+  const int64_t first = blockIdx.y * chunk;
+  const int64_t last = first + chunk < rows ? first + chunk : rows;
   float dg = 0.f, db = 0.f;
-  for (int64_t r = 0; r < rows; ++r) {
+  for (int64_t r = first; r < last; ++r) {
     const float d = to_float(dy[r * cols + c]);
     dg += d * (to_float(x[r * cols + c]) - mean[r]) * rstd[r];
     db += d;
   }
-  dgamma[c] = dg;
-  dbeta[c] = db;
+  atomicAdd(dgamma + c, dg);
+  atomicAdd(dbeta + c, db);
 }
 
 template <class T>
@@ -176,8 +185,13 @@ void layer_norm_bwd(DType dtype, const void* x, const float* gamma, const void* 
         static_cast<const T*>(x), gamma, static_cast<const T*>(dy), mean, rstd, static_cast<T*>(dx),
         cols);
     DDPSIM_CUDA_CHECK_LAUNCH("layer_norm_bwd_dx");
-    layer_norm_bwd_params_kernel<<<grid_for(cols, kRowBlock), kRowBlock, 0, stream>>>(
-        static_cast<const T*>(x), static_cast<const T*>(dy), mean, rstd, dgamma, dbeta, rows, cols);
+    DDPSIM_CUDA_CHECK(cudaMemsetAsync(dgamma, 0, cols * sizeof(float), stream));
+    DDPSIM_CUDA_CHECK(cudaMemsetAsync(dbeta, 0, cols * sizeof(float), stream));
+    const int64_t chunk = std::max<int64_t>(kParamRows, (rows + 65534) / 65535);
+    const dim3 grid(grid_for(cols, kRowBlock), static_cast<unsigned>((rows + chunk - 1) / chunk));
+    layer_norm_bwd_params_kernel<<<grid, kRowBlock, 0, stream>>>(
+        static_cast<const T*>(x), static_cast<const T*>(dy), mean, rstd, dgamma, dbeta, rows, cols,
+        chunk);
     DDPSIM_CUDA_CHECK_LAUNCH("layer_norm_bwd_params");
   });
 }

@@ -93,5 +93,24 @@ TEST(CalibrateHarness, CalibratesASmallModelIntoALoadableProfile) {
   fs::remove_all(dir);
 }
 
+// Every ResNet-50 layer has a shape the harness can run: the 1x1 convolutions of the
+// bottlenecks (padding 0) were once skipped as shapeless, which only a real GPU run showed.
+TEST(CalibrateHarness, TimesEveryResNet50Layer) {
+  std::string reason;
+  if (kernels::cuda_device_count(&reason) == 0) GTEST_SKIP() << reason;
+  const fs::path dir = fresh_dir("gpu-resnet50");
+  const std::string out = (dir / "p.yaml").string();
+  const Result r = run(std::string("'") + DDPSIM_CALIBRATE_BINARY +
+                       "' --model resnet50 --batch 4 --precision bf16 --repeats 3 --warmup 1 "
+                       "--no-collectives -o '" +
+                       out + "'");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const CalibrationProfile p = load_profile(out);
+  ASSERT_EQ(p.runs.size(), 1u);
+  EXPECT_EQ(p.runs[0].layers.size(), 175u);
+  for (const auto& s : p.runs[0].skipped) ADD_FAILURE() << s.name << ": " << s.reason;
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace ddpsim
