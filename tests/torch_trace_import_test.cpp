@@ -50,6 +50,24 @@ TEST(TorchTraceImport, GpuMarksTileTheKernelTimeline) {
   EXPECT_EQ(t.run.model, "net");
 }
 
+// A trace as PyTorch 2.x writes it under the profiler on a GPU: the GPU idles between kernels
+// while the host launches, Kineto repeats each step range on the GPU row, and an NCCL kernel runs
+// beside backward. Layers are worth their kernels' busy time (not the idle gaps, not the NCCL
+// kernel), there are two steps (not four), and a step is the sum of its layers.
+TEST(TorchTraceImport, GpuTimeIsKernelBusyTimeNotTheProfilersGaps) {
+  const TorchTraceImport t =
+      import_torch_trace(kTraces + "kineto_gpu_profiler_gaps.json", options());
+  EXPECT_TRUE(t.gpu);
+  EXPECT_EQ(t.steps, 2);
+  EXPECT_NEAR(timing(t, "a").fwd.median, 50e-6, 1e-12);
+  EXPECT_NEAR(timing(t, "b").fwd.median, 30e-6, 1e-12);
+  EXPECT_NEAR(timing(t, "loss").fwd.median, 10e-6, 1e-12);
+  EXPECT_NEAR(timing(t, "b").bwd.median, 60e-6, 1e-12);
+  EXPECT_NEAR(timing(t, "a").bwd.median, 40e-6, 1e-12);
+  EXPECT_NEAR(t.optimizer, 5e-6, 1e-12);
+  EXPECT_NEAR(t.step_time, 195e-6, 1e-12);
+}
+
 // The three all-reduces take 10 us + 10 us per MiB: the fit recovers alpha and beta.
 TEST(TorchTraceImport, NcclAllReducesWithTheirSizesAreFitted) {
   const TorchTraceImport t = import_torch_trace(kTraces + "kineto_gpu_marks.json", options());
