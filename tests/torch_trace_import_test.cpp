@@ -66,6 +66,7 @@ TEST(TorchTraceImport, GpuTimeIsKernelBusyTimeNotTheProfilersGaps) {
   EXPECT_NEAR(timing(t, "a").bwd.median, 40e-6, 1e-12);
   EXPECT_NEAR(t.optimizer, 5e-6, 1e-12);
   EXPECT_NEAR(t.step_time, 195e-6, 1e-12);
+  EXPECT_EQ(t.device, "NVIDIA H200");  // deviceProperties, for the profile's device block
 }
 
 // The three all-reduces take 10 us + 10 us per MiB: the fit recovers alpha and beta.

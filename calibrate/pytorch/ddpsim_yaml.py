@@ -85,6 +85,11 @@ def write_atomic(path, text):
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        # mkstemp creates the file 0600; a model file or profile is meant to be shared, so it
+        # gets the mode any new file gets (0666 less the umask), as `open(path, "w")` would.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -161,8 +161,9 @@ int import_torch_trace() {
   profile.runs.push_back(run);
   for (const CollectiveSweep& sweep : imported.collectives) profile.collectives.push_back(sweep);
   if (profile.device.name.empty())
-    profile.device.name =
-        imported.gpu ? "GPU (torch.profiler trace)" : "CPU (torch.profiler trace)";
+    profile.device.name = !imported.device.empty() ? imported.device
+                          : imported.gpu           ? "GPU (torch.profiler trace)"
+                                                   : "CPU (torch.profiler trace)";
   profile.notes.push_back("imported from the torch.profiler trace " + opts.import_trace + " (" +
                           imported.layers_from + ", " + std::to_string(imported.steps) + " steps)");
   for (const std::string& n : imported.notes) profile.notes.push_back(n);

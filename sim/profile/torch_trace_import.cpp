@@ -673,6 +673,7 @@ TorchTraceImport parse_torch_trace(const std::string& text, const std::string& p
     fit_sweep(&sweep);
     out.collectives.push_back(std::move(sweep));
   }
+  out.device = trace.device;
   if (!trace.device.empty()) out.notes.push_back("device: " + trace.device);
   return out;
 }

@@ -53,6 +53,7 @@ struct TorchTraceImport {
   std::vector<std::string> notes;
   std::string layers_from;  // "ddpsim marks" or "nn.Module events"
   bool gpu = false;         // times are GPU kernel times
+  std::string device;       // Kineto's deviceProperties name ("NVIDIA H200"), "" if absent
   int steps = 0;            // steps used
   double step_time = 0;     // median of the used steps, seconds
   double forward = 0;       // sums over the layers of their medians, seconds
