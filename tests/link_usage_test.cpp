@@ -2,6 +2,8 @@
 // (the meter against the Transport's independent per-class counts and against closed forms),
 // the measured window cuts a flow at the bytes it had moved, and the link that binds a
 // communication-bound run is the one named (an oversubscribed leaf uplink, a NIC).
+#include "sim/engine/link_usage.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -235,6 +237,24 @@ TEST(LinkUsage, SynchronousParameterServersPutOnEachClassWhatTheTrafficCountsSay
     total += r.links.classes[c].bytes;
   }
   EXPECT_GT(total, 0);
+}
+
+// Every tensor its own all-reduce over a slow per-message latency: the step waits for calls
+// whose links idle, and the label says so instead of naming a 3 %-busy NIC as the bottleneck.
+TEST(LinkUsage, ALatencyBoundStepIsNamedForItsCallsNotALink) {
+  const Scenario s =
+      nic_bound({"cluster.nic.bandwidth=400Gbps", "cluster.nic.latency=2ms", "sync.bucket_cap=0"});
+  const SimulationResult r = run(s);
+  ASSERT_EQ(r.bottleneck, "communication-bound");
+  ASSERT_FALSE(r.links.busiest.empty());
+  EXPECT_LT(r.links.busiest.front().utilisation, kLatencyBoundBelow);
+  // One GPU per node: its PCIe link and its NIC carry the same bytes, either may be named.
+  const std::string& label = r.links.busiest.front().label;
+  EXPECT_EQ(
+      r.bottleneck_link,
+      "per-call latency: the busiest links, " + label + ", only " +
+          std::to_string(static_cast<int>(std::lround(100 * r.links.busiest.front().utilisation))) +
+          " % busy");
 }
 
 TEST(LinkUsage, AnOversubscribedLeafUplinkIsNamedAsTheBottleneck) {

@@ -97,6 +97,11 @@ LinkUsage link_usage(const LinkMeter& meter, int steps, size_t busiest) {
 std::string binding_links(const LinkUsage& usage) {
   if (usage.busiest.empty()) return "";
   const LinkReport& top = usage.busiest.front();
+  // Exposed communication while even the busiest link idles most of the step is the calls'
+  // latency (many small calls, a long ring), not a link's bandwidth: more bandwidth would not help.
+  if (top.utilisation < kLatencyBoundBelow)
+    return fmt::format("per-call latency: the busiest links, {}, only {:.0f} % busy", top.label,
+                       100 * top.utilisation);
   return fmt::format("{} {:.0f} % busy", top.label, 100 * top.utilisation);
 }
 

@@ -15,7 +15,8 @@ namespace ddpsim {
 LinkUsage link_usage(const LinkMeter& meter, int steps, size_t busiest = 10);
 
 // "leaf uplinks 94 % busy": the group of the most utilised link and its utilisation; "" when
-// no link carried bytes.
+// no link carried bytes. Below kLatencyBoundBelow the phrase says the calls' latency binds.
+constexpr double kLatencyBoundBelow = 0.25;
 std::string binding_links(const LinkUsage& usage);
 
 // Utilisation of `links` (readable names) between `from` and `to`, each flow at its mean rate
