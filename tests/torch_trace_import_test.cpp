@@ -1,12 +1,13 @@
 // The torch.profiler trace importer on traces whose answers are known: hand-made traces in
 // Kineto's form (tests/data/torch-traces: a GPU run annotated by calibrate/pytorch/annotate.py
 // with NCCL all-reduces, a CPU run with module events), the legacy profiler's plain list, and
-// malformed traces located at their line and column. The importer on a real PyTorch trace is
-// tested in pytorch_test.cpp.
+// malformed traces located at their line and column; and a real PyTorch 2.x trace of a GPU run.
+// The importer on a trace recorded in the test (PyTorch 1.13, CPU) is in pytorch_test.cpp.
 #include "sim/profile/torch_trace_import.h"
 
 #include <gtest/gtest.h>
 
+#include "sim/model/model_file.h"
 #include "sim/util/input_error.h"
 
 namespace ddpsim {
@@ -67,6 +68,30 @@ TEST(TorchTraceImport, GpuTimeIsKernelBusyTimeNotTheProfilersGaps) {
   EXPECT_NEAR(t.optimizer, 5e-6, 1e-12);
   EXPECT_NEAR(t.step_time, 195e-6, 1e-12);
   EXPECT_EQ(t.device, "NVIDIA H200");  // deviceProperties, for the profile's device block
+}
+
+// A real Kineto trace (PyTorch 2.11, CUDA 13, one H200; ResNet-18 at batch 2, three steps,
+// trimmed to the events the importer reads): every layer of the exported model file is found,
+// the first step is left out, and layers + optimizer are the step's GPU busy time.
+TEST(TorchTraceImport, ARealPyTorch2CudaTraceImportsEveryLayer) {
+  const Model model = load_model_file(kTraces + "kineto_cuda_resnet18_h200.model.yaml");
+  TorchTraceOptions o = options(2);
+  o.model_file = &model;
+  o.precision = Precision::kBf16;
+  const TorchTraceImport t = import_torch_trace(kTraces + "kineto_cuda_resnet18_h200.json", o);
+  EXPECT_TRUE(t.gpu);
+  EXPECT_EQ(t.device, "NVIDIA H200");
+  EXPECT_EQ(t.layers_from, "ddpsim marks");
+  EXPECT_EQ(t.steps, 2);
+  EXPECT_EQ(t.run.layers.size(), model.layers.size());
+  for (const LayerTiming& l : t.run.layers) {
+    EXPECT_GE(l.fwd.median, 0) << l.name;
+    EXPECT_GE(l.bwd.median, 0) << l.name;
+  }
+  EXPECT_GT(t.forward, 0);
+  EXPECT_GT(t.backward, t.forward);  // backward does twice the work of forward
+  EXPECT_GT(t.optimizer, 0);
+  EXPECT_NEAR((t.forward + t.backward + t.optimizer) / t.step_time, 1, 0.01);
 }
 
 // The three all-reduces take 10 us + 10 us per MiB: the fit recovers alpha and beta.
