@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <sstream>
 
 #include "sim/calibration/platform_fit.h"
 #include "sim/cost/collective_formulas.h"
@@ -330,6 +331,41 @@ TEST(PlatformFitRoundTrip, ASimulatedSweepWrittenAsALogFitsBackWithinOnePercent)
     }
     EXPECT_TRUE(found) << name;
   }
+}
+
+// README's workflow, through the binary, on the real logs it shows: the 2-node fit succeeds with
+// the values README prints, and the 8-node prediction is within 5 % of what the same cluster
+// measured on 8 nodes at 4 GiB (386.42 GB/s of bus bandwidth; the README says -2.1 %).
+TEST(PlatformFitReadme, TheDocumentedTwoNodeFitPredictsTheEightNodeLog) {
+  const fs::path dir = kScratch.fresh("readme");
+  const std::string src = std::string(DDPSIM_SOURCE_DIR) + "/";
+  const std::string ddpsim = "'" + std::string(DDPSIM_BINARY) + "' ";
+  const std::string platform = (dir / "platform.yaml").string();
+  const testing::ShellRun fit = testing::run_shell(
+      ddpsim + "calibrate --fit-platform '" + src +
+      "tests/data/nccl-tests/scaling/h100_ib400_2x8_ring_tuned.log' --scenario '" + src +
+      "scenarios/calibration/h100-ib400.yaml' -o '" + platform + "'");
+  ASSERT_EQ(fit.code, 0) << fit.output;
+  EXPECT_NE(fit.output.find("cluster.nic.bandwidth            50.1 GB/s"), std::string::npos)
+      << fit.output;
+  EXPECT_NE(fit.output.find("cluster.nic.latency              10.6 us"), std::string::npos)
+      << fit.output;
+  const testing::ShellRun eight =
+      testing::run_shell(ddpsim + "nccl-tests '" + src +
+                         "scenarios/calibration/h100-ib400.yaml' --set cluster.nodes=8" +
+                         " --set 'cluster.calibration=" + platform + "' -b 4G -e 4G");
+  ASSERT_EQ(eight.code, 0) << eight.output;
+  std::istringstream lines(eight.output);
+  std::string line;
+  double busbw = 0;
+  while (std::getline(lines, line)) {
+    std::istringstream row(line);
+    std::string size, count, type, redop, root, time, algbw, bus;
+    if (row >> size >> count >> type >> redop >> root >> time >> algbw >> bus &&
+        size == "4294967296")
+      busbw = std::stod(bus);
+  }
+  EXPECT_NEAR(busbw / 386.42, 1, 0.05) << eight.output;
 }
 
 }  // namespace
