@@ -27,6 +27,14 @@ import export  # noqa: E402
 import layer_timing  # noqa: E402
 
 
+def train_step(model, optimizer, args, kw, precision, device):
+    with layer_timing.autocast(device, precision):
+        loss = export.compute_loss(model(*args, **kw), "auto")
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+
+
 def measure(factory, kwargs, specs, batch, precision, device, steps, warmup, trace=None,
             trace_steps=5):
     import torch
@@ -43,11 +51,7 @@ def measure(factory, kwargs, specs, batch, precision, device, steps, warmup, tra
             start.record()
         else:
             t0 = time.perf_counter()
-        with layer_timing.autocast(device, precision):
-            loss = export.compute_loss(model(*args, **kw), "auto")
-        loss.backward()
-        optimizer.step()
-        optimizer.zero_grad()
+        train_step(model, optimizer, args, kw, precision, device)
         if device == "cuda":
             end.record()
             end.synchronize()
@@ -71,11 +75,7 @@ def record_trace(model, optimizer, args, kw, precision, device, path, steps=5):
         with profile(activities=activities) as prof:
             for _ in range(steps):
                 with annotator.step():
-                    with layer_timing.autocast(device, precision):
-                        loss = export.compute_loss(model(*args, **kw), "auto")
-                    loss.backward()
-                    optimizer.step()
-                    optimizer.zero_grad()
+                    train_step(model, optimizer, args, kw, precision, device)
                 if device == "cuda":
                     torch.cuda.synchronize()
     finally:
