@@ -39,6 +39,14 @@ HOROVOD_FUSION = "64MiB"  # HOROVOD_FUSION_THRESHOLD default before Horovod 0.21
 HOROVOD_CYCLE = "5ms"     # containers); HOROVOD_CYCLE_TIME default before 0.21 (operations.cc)
 TF_WHOLE_VARIABLE = "2GiB"  # tf_cnn_benchmarks sets no partitioner: a variable moves whole
 DDP_BUCKET = "25MiB"      # PyTorch DDP bucket_cap_mb default
+# Compute slowdown while NCCL kernels run on the same GPU (compute.overlap_slowdown): NCCL's
+# kernels hold SMs (one CTA per channel, never shared with compute kernels) and HBM bandwidth.
+# Lee et al., "Characterizing Compute-Communication Overlap in GPU-Accelerated Distributed Deep
+# Learning" (arXiv 2507.03114, 2025): "overlapping computation and communication can result in an
+# average computational slowdown of 18.9%, with a maximum of 40.0%" (GPT and LLaMA on 4 A100,
+# H100, MI250, MI210). Applies to frameworks whose gradients move through NCCL kernels; a
+# parameter server's device-to-host copies use the copy engines, not SMs.
+NCCL_OVERLAP_SLOWDOWN = float(os.environ.get("DDPSIM_VALIDATION_OVERLAP", "1.189"))
 
 
 def gbs(value):
@@ -189,13 +197,14 @@ FRAMEWORKS = {
         desc="PyTorch DDP over NCCL: 25 MiB buckets (first 1 MiB), overlapped with backward, "
              "ring all-reduce",
         sync=dict(strategy="allreduce", algorithm="ring", bucket_cap=DDP_BUCKET,
-                  first_bucket="1MiB", overlap="true")),
+                  first_bucket="1MiB", overlap="true"), nccl_kernels=True),
     "horovod": dict(
         desc="Horovod over NCCL (0.16-0.19 in these containers): every 5 ms cycle fuses the "
              "tensors ready on every rank into buffers of up to 64 MiB, overlapped with "
              "backward, ring all-reduce",
         sync=dict(strategy="allreduce", algorithm="ring", overlap="true",
-                  fusion=dict(threshold=HOROVOD_FUSION, cycle_time=HOROVOD_CYCLE))),
+                  fusion=dict(threshold=HOROVOD_FUSION, cycle_time=HOROVOD_CYCLE)),
+        nccl_kernels=True),
     "tf-replicated": dict(
         desc="TensorFlow tf_cnn_benchmarks (2017) through tf.contrib.nccl: one all-reduce per "
              "gradient tensor (no fusion); TF's NcclManager makes the NCCL stream wait for "
@@ -204,7 +213,7 @@ FRAMEWORKS = {
              "backward (overlap: false); TF 1.x of 2017 bundles NCCL 1.x, which builds a single "
              "ring (one NVLink per GPU, NVIDIA/nccl#666)",
         sync=dict(strategy="allreduce", algorithm="ring", bucket_cap="0", overlap="false"),
-        rings=1),
+        rings=1, nccl_kernels=True),
     "tf-ps": dict(
         desc="TensorFlow tf_cnn_benchmarks (2017) with parameter servers (gRPC between "
              "machines): one transfer per gradient tensor; TF copies a tensor off the GPU on a "
@@ -301,10 +310,16 @@ def training_case(folder, case_id, group, metric, measured, unit, *, source, hw,
              f"  optimizer: {optimizer}", f"  gradient_accumulation: {accumulation}",
              f"  iterations: {ITERATIONS}", "  warmup: 1"]
     body += s_body
+    slow = ""
+    if FRAMEWORKS[framework].get("nccl_kernels") and NCCL_OVERLAP_SLOWDOWN != 1:
+        slow = ", overlap_slowdown: %s" % fmt(NCCL_OVERLAP_SLOWDOWN)
+        lines.append(f"# Compute runs {NCCL_OVERLAP_SLOWDOWN:g}x slower while NCCL kernels run on "
+                     f"its GPU (global assumption: the mean slowdown measured by Lee et al. 2025, "
+                     f"arXiv 2507.03114).")
     if rate is not None:
-        body += ["compute: {mode: measured, samples_per_second: %s}" % fmt(rate)]
+        body += ["compute: {mode: measured, samples_per_second: %s%s}" % (fmt(rate), slow)]
     else:
-        body += ["compute: {mode: measured, step_time: %s}" % step_time]
+        body += ["compute: {mode: measured, step_time: %s%s}" % (step_time, slow)]
     case = dict(id=case_id, group=group, metric=metric, measured=measured, unit=unit)
     if per_sample:
         case["per_sample"] = per_sample
