@@ -1,7 +1,7 @@
 // `ddpsim validate`: the pure parts (validation section, error statistics, predictions, CSV) and
 // the issue's acceptance rule run through the real binary on scenarios/validation: at least 40
 // cases from at least 4 sources, every case's measured value equal to the published one in
-// scenarios/validation/measurements.csv, overall median |error| <= 10 % and no case above 30 %.
+// scenarios/validation/measurements.csv, overall median |error| <= 5 % and no case above 30 %.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -350,7 +350,10 @@ TEST(PublishedCases, ValidateMeetsTheIssueThresholds) {
   }
   EXPECT_GE(abs_errors.size(), 40u);
   EXPECT_GE(sources.size(), 4u);
-  EXPECT_LE(median(abs_errors), 10.0);
+  // Issue 11: overall median |error| at most 5 %. Its p90 target (15 %) does not hold yet
+  // (17.6 % over 107 cases; the misses are per-step losses on 8-16 GPU nodes that no modelled
+  // communication mechanism explains, docs/accuracy.md), so it is not asserted here.
+  EXPECT_LE(median(abs_errors), 5.0);
   fs::remove_all(out);
   fs::remove(out.string() + ".log");
 }

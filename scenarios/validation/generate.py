@@ -34,11 +34,24 @@ HOST_MEMORY_LINE = 204.8  # GB/s per socket where the source does not state the 
 NVLINK_LATENCY = "0us"    # extra latency per message inside a node (NVLink, NVSwitch, PCIe)
 IB_LATENCY = "0us"        # extra latency per message between nodes, InfiniBand
 TCP_LATENCY = "30us"      # latency per message between nodes, TCP over Ethernet (gRPC)
+EFA_LATENCY = "30us"      # AWS EFA through the aws-ofi-nccl plugin (2019), per network hop beyond
+                          # NCCL's table: the source's 2-node row (8 B in 163.4 us on 2x
+                          # p3dn.24xlarge, gist jacobkahn/a92f4425...) less the 43.4 us ddpsim's
+                          # NCCL ring charges with no extra, over its 2 x 2 network hops:
+                          # (163.4 - 43.4) / 4 = 30.0 us. That row is a calibration, not a case.
 ITERATIONS = 3            # simulated optimizer steps; the first is warmup
 HOROVOD_FUSION = "64MiB"  # HOROVOD_FUSION_THRESHOLD default before Horovod 0.21 (the 2019-20 NGC
 HOROVOD_CYCLE = "5ms"     # containers); HOROVOD_CYCLE_TIME default before 0.21 (operations.cc)
 TF_WHOLE_VARIABLE = "2GiB"  # tf_cnn_benchmarks sets no partitioner: a variable moves whole
 DDP_BUCKET = "25MiB"      # PyTorch DDP bucket_cap_mb default
+# Compute slowdown while NCCL kernels run on the same GPU (compute.overlap_slowdown): NCCL's
+# kernels hold SMs (one CTA per channel, never shared with compute kernels) and HBM bandwidth.
+# Lee et al., "Characterizing Compute-Communication Overlap in GPU-Accelerated Distributed Deep
+# Learning" (arXiv 2507.03114, 2025): "overlapping computation and communication can result in an
+# average computational slowdown of 18.9%, with a maximum of 40.0%" (GPT and LLaMA on 4 A100,
+# H100, MI250, MI210). Applies to frameworks whose gradients move through NCCL kernels; a
+# parameter server's device-to-host copies use the copy engines, not SMs.
+NCCL_OVERLAP_SLOWDOWN = 1.189
 
 
 def gbs(value):
@@ -88,6 +101,16 @@ HARDWARE = {
         gpu="h100-sxm-80gb", gpus=8, kind="nvswitch", link_rate=25.0,
         links={k: 8 for k in (1, 2, 4, 8)}, pcie_line=63.0, cores=112, nics=8, nic_gbps=400,
         nic_kind="NDR InfiniBand", nic_latency=IB_LATENCY),
+    "p3dn.24xlarge": dict(
+        desc="AWS p3dn.24xlarge: 8x V100-SXM2 32GB, NVLink hybrid cube-mesh (as the DGX-1 V100: "
+             "6 links x 25 GB/s per GPU), PCIe gen3 x16, 96 vCPUs (2x 24-core Xeon Platinum "
+             "8175M), one 100 Gb/s Elastic Fabric Adapter",
+        gpu="v100-sxm2-32gb", gpus=8, kind="nvlink-mesh", link_rate=25.0,
+        links={1: 0, 2: 1, 4: 4, 8: 6}, pcie_line=15.75, cores=48, nics=1, nic_gbps=100,
+        nic_kind="EFA (libfabric through the aws-ofi-nccl plugin)", nic_latency=EFA_LATENCY,
+        nic_note="EFA through aws-ofi-nccl (2019) costs 30 us per network hop beyond NCCL's "
+                 "latency table (EFA_LATENCY, calibrated on the source's 2-node 8 B row: "
+                 "(163.4 - 43.4) / 4 us)"),
     "p2.8xlarge": dict(
         desc="AWS p2.8xlarge: 8 GK210 GPUs on 4 K80 boards (two GPUs share a board's PCIe "
              "gen3 x16 through its PLX switch; no NVLink), 32 vCPUs, 10 Gb/s Ethernet",
@@ -176,6 +199,8 @@ def cluster_section(hw_key, nodes, gpus_per_node, gpu_override=None, nics=None, 
                          "TCP default (docs/transports.md); no GPUDirect RDMA.")
         if nodes > 1:
             body.append("  fabric: {kind: leaf-spine, nodes_per_leaf: 32, oversubscription: 1.0}")
+        if "nic_note" in hw:
+            lines.append(f"# {hw['nic_note']}.")
         lines.append(f"# Network: {count}x {hw['nic_gbps']} Gb/s {hw['nic_kind']} per node x "
                      f"{NIC_EFFICIENCY} (global NIC efficiency) = {gbs(nic)} per NIC; a "
                      f"non-blocking fabric (not stated by the source).")
@@ -189,13 +214,14 @@ FRAMEWORKS = {
         desc="PyTorch DDP over NCCL: 25 MiB buckets (first 1 MiB), overlapped with backward, "
              "ring all-reduce",
         sync=dict(strategy="allreduce", algorithm="ring", bucket_cap=DDP_BUCKET,
-                  first_bucket="1MiB", overlap="true")),
+                  first_bucket="1MiB", overlap="true"), nccl_kernels=True),
     "horovod": dict(
         desc="Horovod over NCCL (0.16-0.19 in these containers): every 5 ms cycle fuses the "
              "tensors ready on every rank into buffers of up to 64 MiB, overlapped with "
              "backward, ring all-reduce",
         sync=dict(strategy="allreduce", algorithm="ring", overlap="true",
-                  fusion=dict(threshold=HOROVOD_FUSION, cycle_time=HOROVOD_CYCLE))),
+                  fusion=dict(threshold=HOROVOD_FUSION, cycle_time=HOROVOD_CYCLE)),
+        nccl_kernels=True),
     "tf-replicated": dict(
         desc="TensorFlow tf_cnn_benchmarks (2017) through tf.contrib.nccl: one all-reduce per "
              "gradient tensor (no fusion); TF's NcclManager makes the NCCL stream wait for "
@@ -204,7 +230,7 @@ FRAMEWORKS = {
              "backward (overlap: false); TF 1.x of 2017 bundles NCCL 1.x, which builds a single "
              "ring (one NVLink per GPU, NVIDIA/nccl#666)",
         sync=dict(strategy="allreduce", algorithm="ring", bucket_cap="0", overlap="false"),
-        rings=1),
+        rings=1, nccl_kernels=True),
     "tf-ps": dict(
         desc="TensorFlow tf_cnn_benchmarks (2017) with parameter servers (gRPC between "
              "machines): one transfer per gradient tensor; TF copies a tensor off the GPU on a "
@@ -274,6 +300,12 @@ SOURCES = {
     "NCCL-1603": "NVIDIA/nccl issue #1603 (artetaout: 4x RTX 4090, no PCIe switch, one NUMA node)",
     "NCCL-293": "NVIDIA/nccl-tests issue #293 (gim4moon: 2 nodes x 1 A100-PCIE-40GB, InfiniBand, "
                 "NCCL 2.21.5)",
+    "JK-2": "gist.github.com/jacobkahn/a92f4425abf831ac0799fabe9079263d ('NCCL Tests on 2 node "
+            "p3dn.24xlarge + EFA - all_reduce_perf -b 8 -e 1G -f 2 -g 1 -c 1 -n 100', 2019-07-23)",
+    "JK-4": "gist.github.com/jacobkahn/1fb3977e99056b7935a6c63dda1e145f ('NCCL Tests on 4 node "
+            "p3dn.24xlarge + EFA - all_reduce_perf -b 8 -e 1G -f 2 -g 1 -c 1 -n 100', 2019-07-23)",
+    "JK-8": "gist.github.com/jacobkahn/3150a1a38abba40f58d8263d9c55969f ('NCCL Tests on 8 node "
+            "p3dn.24xlarge + EFA - all_reduce_perf -b 8 -e 1G -f 2 -g 1 -c 1 -n 100', 2019-07-23)",
     "BUG": "e-bug/distributed-tensorflow-benchmarks report/source/benchmarks.tex (Bugliarello, "
            "'Distributed TensorFlow: a performance evaluation', ETH Zurich / CSCS report, "
            "September 2017; TF 1.1, tf_cnn_benchmarks)",
@@ -301,10 +333,16 @@ def training_case(folder, case_id, group, metric, measured, unit, *, source, hw,
              f"  optimizer: {optimizer}", f"  gradient_accumulation: {accumulation}",
              f"  iterations: {ITERATIONS}", "  warmup: 1"]
     body += s_body
+    slow = ""
+    if FRAMEWORKS[framework].get("nccl_kernels") and NCCL_OVERLAP_SLOWDOWN != 1:
+        slow = ", overlap_slowdown: %s" % fmt(NCCL_OVERLAP_SLOWDOWN)
+        lines.append(f"# Compute runs {NCCL_OVERLAP_SLOWDOWN:g}x slower while NCCL kernels run on "
+                     f"its GPU (global assumption: the mean slowdown measured by Lee et al. 2025, "
+                     f"arXiv 2507.03114).")
     if rate is not None:
-        body += ["compute: {mode: measured, samples_per_second: %s}" % fmt(rate)]
+        body += ["compute: {mode: measured, samples_per_second: %s%s}" % (fmt(rate), slow)]
     else:
-        body += ["compute: {mode: measured, step_time: %s}" % step_time]
+        body += ["compute: {mode: measured, step_time: %s%s}" % (step_time, slow)]
     case = dict(id=case_id, group=group, metric=metric, measured=measured, unit=unit)
     if per_sample:
         case["per_sample"] = per_sample
@@ -788,6 +826,16 @@ def nccl():
          "complex)"),
         ("NCCL-A100PCIE-2-8B", "NCCL-293", "a100pcie-ib", 2, "8 B", [1, 1], 17.08, "us",
          "allreduce_time", None, "8 B across 2 nodes: pure latency"),
+        # Many small all-reduces across nodes: the same p3dn.24xlarge cluster at 4 and 8 nodes
+        # (the 2-node 8 B row calibrates EFA_LATENCY and is not a case).
+        ("NCCL-P3DN-32-8B", "JK-4", "p3dn.24xlarge", 4, "8 B", [1, 1], 319.4, "us",
+         "allreduce_time", None, "8 B across 4 nodes over EFA: pure latency; 8 ranks per node assumed (p3dn.24xlarge has 8 GPUs; the log shows no rank lines)"),
+        ("NCCL-P3DN-64-8B", "JK-8", "p3dn.24xlarge", 8, "8 B", [1, 1], 631.3, "us",
+         "allreduce_time", None, "8 B across 8 nodes over EFA: pure latency; 8 ranks per node assumed"),
+        ("NCCL-P3DN-32-32K", "JK-4", "p3dn.24xlarge", 4, "32 KiB", [8191, 1], 343.3, "us",
+         "allreduce_time", None, "32 KiB across 4 nodes over EFA; 8 ranks per node assumed"),
+        ("NCCL-P3DN-64-32K", "JK-8", "p3dn.24xlarge", 8, "32 KiB", [8191, 1], 663.2, "us",
+         "allreduce_time", None, "32 KiB across 8 nodes over EFA; 8 ranks per node assumed"),
     ]
     for case_id, source, hw, nodes, size, widths, measured, unit, metric, p2p, note in transports:
         rows.append((case_id, source, hw, nodes, None, size, widths, measured, note, None,
