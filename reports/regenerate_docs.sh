@@ -18,7 +18,7 @@ for name in scaling-resnet50 bucket-sweep-bert; do
   cp "out/$name"/report/*.png "docs/images/$name/"
   if command -v chromium >/dev/null || command -v chromium-browser >/dev/null; then
     reports/render_html.sh "out/$name/report/report.html" \
-      "docs/images/$name/report-screenshot.png" 1400x5200
+      "docs/images/$name/report-screenshot.png"
   fi
 done
 echo "== validation"

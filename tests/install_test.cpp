@@ -1,7 +1,7 @@
 // `cmake --install` puts ddpsim, the calibration harness (where CUDA built it), the report scripts,
-// the PyTorch exporter and tools (calibrate/pytorch) and the bundled scenarios under a prefix; the installed binary finds its scripts and scenarios
-// relative to itself, so the tree still works after it is moved and from any working directory:
-// no path of the build or the sources is used.
+// the PyTorch exporter and tools (calibrate/pytorch) and the bundled scenarios under a prefix; the
+// installed binary finds its scripts and scenarios relative to itself, so the tree still works
+// after it is moved and from any working directory: no path of the build or the sources is used.
 #include <gtest/gtest.h>
 
 #include <filesystem>

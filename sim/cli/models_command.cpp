@@ -232,8 +232,8 @@ const bool registered = register_command({
     [](CLI::App* app) {
       app->add_option("model", opts.model,
                       "A zoo key, a model file (.yaml, written by the PyTorch exporter "
-                      "ddpsim_torch.py in " + pytorch_tools_directory() +
-                          ") or a Hugging Face config.json");
+                      "ddpsim_torch.py in " +
+                          pytorch_tools_directory() + ") or a Hugging Face config.json");
       app->add_option("--seq", opts.sequence_length, "Sequence length (transformers)")
           ->check(CLI::PositiveNumber);
       app->add_flag("--layers", opts.layers, "List every layer");

@@ -25,8 +25,12 @@ PairRanking rank_pairs(const std::vector<CaseRow>& rows, double tie) {
     for (size_t j = i + 1; j < rows.size(); ++j) {
       const CaseRow& b = rows[j];
       if (b.status != "ok" || b.c.compare != a.c.compare || b.c.metric != a.c.metric) continue;
-      RankedPair p{a.c.compare, a.c.id, b.c.id, pair_kind(a.c.compare),
-                   a.c.measured / b.c.measured, a.predicted / b.predicted};
+      RankedPair p{a.c.compare,
+                   a.c.id,
+                   b.c.id,
+                   pair_kind(a.c.compare),
+                   a.c.measured / b.c.measured,
+                   a.predicted / b.predicted};
       const double low = std::min(a.c.measured, b.c.measured);
       p.tie = std::abs(a.c.measured - b.c.measured) < tie * low;
       PairCount& kind = count_for(p.kind);
@@ -49,8 +53,8 @@ PairRanking rank_pairs(const std::vector<CaseRow>& rows, double tie) {
 namespace {
 
 std::string counts(int correct, int scored, int ties) {
-  std::string out = scored ? fmt::format("{} of {} ordered as measured ({:.0f} %)", correct,
-                                         scored, 100.0 * correct / scored)
+  std::string out = scored ? fmt::format("{} of {} ordered as measured ({:.0f} %)", correct, scored,
+                                         100.0 * correct / scored)
                            : std::string("none scored");
   return out + fmt::format(", {} tie{}", ties, ties == 1 ? "" : "s");
 }
@@ -58,8 +62,7 @@ std::string counts(int correct, int scored, int ties) {
 }  // namespace
 
 std::string format_pair_ranking(const PairRanking& r) {
-  if (r.pairs.empty())
-    return "pairs of alternatives: none (no cases share a compare label)\n";
+  if (r.pairs.empty()) return "pairs of alternatives: none (no cases share a compare label)\n";
   std::string out = fmt::format(
       "pairs of alternatives (cases sharing a compare label: one job run two ways): {} "
       "(published values within 2 %, not scored)\n",
@@ -67,9 +70,9 @@ std::string format_pair_ranking(const PairRanking& r) {
   for (const PairCount& k : r.kinds)
     out += fmt::format("  {:<52} {}\n", k.kind, counts(k.correct, k.scored, k.ties));
   for (const RankedPair& p : r.pairs)
-    out += fmt::format("  {:<34} {:<30} vs {:<30} measured {:5.3f}  predicted {:5.3f}  {}\n",
-                       p.compare, p.first, p.second, p.measured_ratio, p.predicted_ratio,
-                       p.tie ? "tie" : (p.correct ? "ok" : "WRONG"));
+    out += fmt::format("  {:<30} vs {:<30} measured {:5.3f}  predicted {:5.3f}  {:<5}  ({})\n",
+                       p.first, p.second, p.measured_ratio, p.predicted_ratio,
+                       p.tie ? "tie" : (p.correct ? "ok" : "WRONG"), p.compare);
   return out;
 }
 
