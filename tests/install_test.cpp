@@ -1,7 +1,7 @@
-// `cmake --install` puts ddpsim, the calibration harness (where CUDA built it), the report scripts
-// and the bundled scenarios under a prefix; the installed binary finds its scripts and scenarios
-// relative to itself, so the tree still works after it is moved and from any working directory:
-// no path of the build or the sources is used.
+// `cmake --install` puts ddpsim, the calibration harness (where CUDA built it), the report scripts,
+// the PyTorch exporter and tools (calibrate/pytorch) and the bundled scenarios under a prefix; the
+// installed binary finds its scripts and scenarios relative to itself, so the tree still works
+// after it is moved and from any working directory: no path of the build or the sources is used.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -28,6 +28,8 @@ ShellRun run_in(const fs::path& dir, const std::string& command) {
                    command);
 }
 
+bool torch_available() { return run_shell("/usr/bin/python3 -c 'import torch'").code == 0; }
+
 bool matplotlib_available() {
   return run_shell("/usr/bin/python3 -c 'import matplotlib'").code == 0;
 }
@@ -50,7 +52,13 @@ TEST(Install, InstalledTreeWorksMovedAndFromAnyDirectory) {
         "share/ddpsim/reports/validation_plot.py", "share/ddpsim/reports/report_data.py",
         "share/ddpsim/scenarios/default.yaml", "share/ddpsim/scenarios/scaling-resnet50.yaml",
         "share/ddpsim/scenarios/validation/generate.py", "share/doc/ddpsim/README.md",
-        "share/doc/ddpsim/docs/results-csv.md"}) {
+        "share/doc/ddpsim/docs/results-csv.md",
+        // The PyTorch exporter and the tools it imports, the trace annotator, the layer timer.
+        "share/ddpsim/pytorch/ddpsim_torch.py", "share/ddpsim/pytorch/export.py",
+        "share/ddpsim/pytorch/ddpsim_yaml.py", "share/ddpsim/pytorch/model_trace.py",
+        "share/ddpsim/pytorch/op_costs.py", "share/ddpsim/pytorch/annotate.py",
+        "share/ddpsim/pytorch/layer_timing.py", "share/ddpsim/pytorch/plain_step.py",
+        "share/ddpsim/pytorch/examples/my_model.py"}) {
     EXPECT_TRUE(fs::is_regular_file(prefix / file)) << file;
   }
   EXPECT_EQ(fs::is_regular_file(prefix / "bin/ddpsim-calibrate"), with_harness);
@@ -78,6 +86,26 @@ TEST(Install, InstalledTreeWorksMovedAndFromAnyDirectory) {
   EXPECT_NE(r.output.find("overall"), std::string::npos) << r.output;
   EXPECT_TRUE(fs::is_regular_file(elsewhere / "validation/validation.csv"));
   EXPECT_NE(read_text(elsewhere / "validation/validation.csv").find("ok"), std::string::npos);
+
+  // The binary says where the installed exporter is.
+  r = run_in(elsewhere, ddpsim + " models --help");
+  EXPECT_NE(r.output.find((moved / "share/ddpsim/pytorch").lexically_normal().string()),
+            std::string::npos)
+      << r.output;
+
+  // The installed exporter runs from the moved tree, and the installed ddpsim reads its file.
+  if (torch_available()) {
+    std::ofstream(elsewhere / "tiny.py")
+        << "import torch.nn as nn\n"
+           "def build():\n"
+           "    return nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2))\n";
+    r = run_in(elsewhere, "/usr/bin/python3 " +
+                              quoted(moved / "share/ddpsim/pytorch/ddpsim_torch.py") +
+                              " export tiny.py:build --input 8 --batch 2 -o tiny.yaml");
+    ASSERT_EQ(r.code, 0) << r.output;
+    r = run_in(elsewhere, ddpsim + " models tiny.yaml");
+    EXPECT_EQ(r.code, 0) << r.output;
+  }
 
   if (!matplotlib_available())
     GTEST_SKIP() << "no matplotlib: the installed report scripts are not run";

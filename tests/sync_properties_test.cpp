@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,7 @@ struct Draw {
   bool colocated = false;
   double nic = 0, intra = 0, pcie = 0, server = 0;  // bytes/s
   double partition = 0;                             // bytes
+  bool priority = false, forward_pull = false;      // sync.schedule, sync.ps.pull
 };
 
 std::string gbps(double bytes_per_second) {
@@ -72,7 +75,7 @@ Draw draw(int seed) {
   // Partitions of 1/32 or 1/64 of the gradients (4 KiB multiples), as 4 MB are of ResNet-50.
   d.partition = std::max(4096.0, std::round(bytes / (32 << pick(2)) / 4096) * 4096);
   const char* caps[] = {"0", "1MiB", "4MiB", "25MiB"};
-  const bool priority = pick(3) == 0;
+  const bool priority = d.priority = pick(3) == 0;
   d.set = {"cluster.nodes=" + std::to_string(d.nodes),
            "cluster.gpus_per_node=" + std::to_string(gpus), "cluster.nic.bandwidth=" + gbps(d.nic),
            "cluster.intra_node.bandwidth=" + std::to_string(d.intra / 1e9) + "GB/s",
@@ -89,12 +92,13 @@ Draw draw(int seed) {
     d.server = d.nic * (1 << pick(3));
     // Keys least-loaded (the default): BytePS's hash and round-robin spread unevenly enough that
     // one more server can be slower (docs/sync-comparison.md).
-    d.set.insert(d.set.end(),
-                 {"sync.strategy=ps", "sync.ps.servers=" + std::to_string(d.servers),
-                  std::string("sync.ps.placement=") + (d.colocated ? "colocated" : "dedicated"),
-                  "sync.ps.server_bandwidth=" + gbps(d.server),
-                  std::string("sync.ps.update=") + (pick(2) ? "server" : "worker"),
-                  std::string("sync.ps.pull=") + (pick(3) == 0 ? "forward" : "eager")});
+    d.set.insert(
+        d.set.end(),
+        {"sync.strategy=ps", "sync.ps.servers=" + std::to_string(d.servers),
+         std::string("sync.ps.placement=") + (d.colocated ? "colocated" : "dedicated"),
+         "sync.ps.server_bandwidth=" + gbps(d.server),
+         std::string("sync.ps.update=") + (pick(2) ? "server" : "worker"),
+         std::string("sync.ps.pull=") + ((d.forward_pull = pick(3) == 0) ? "forward" : "eager")});
   } else {
     const char* algorithms[] = {"ring", "tree", "halving-doubling", "hierarchical"};
     d.set.push_back(std::string("sync.algorithm=") + algorithms[pick(4)]);
@@ -125,8 +129,14 @@ std::string describe(int seed, const Draw& d) {
   return out;
 }
 
+// Seeds where one more server is slower than the allowance under the drawn schedule, measured
+// 2026-11-27 (step with k+1 servers against k): 10 (priority) +2.93 %, 12 (priority) +1.74 %,
+// 66 (fifo, forward pulls) +4.54 %, against allowances of +2.4 %, +1.3 % and +1.7 %. Not
+// explained yet (docs/sync-comparison.md); any other seed exceeding fails.
+const std::set<int> kDrawnScheduleExceeds = {10, 12, 66};
+
 void check_properties(int first_seed) {
-  int stragglers_checked = 0, straggler_labels = 0, judged = 0;
+  int stragglers_checked = 0, straggler_labels = 0, judged = 0, drawn_checked = 0;
   for (int seed = first_seed; seed < 100; seed += 2) {
     const Draw d = draw(seed);
     SCOPED_TRACE(describe(seed, d));
@@ -141,19 +151,42 @@ void check_properties(int first_seed) {
         << "sigma = 0.001 jitter";
 
     if (d.ps && (!d.colocated || d.servers < d.nodes)) {
-      // With BytePS's schedule (fifo, eager pulls). Partitions are the grain of the pipeline: once
-      // the workers' NICs bind, a further server adds one partition to the fill (the k/P of
-      // pipelined_ps_time(): every worker sends one partition to each server at once, so the
-      // first pulls start k partitions' time later), and one partition more or less can land on
-      // the busiest server. The 0.5 % is allowed one partition's time on the tighter of the
-      // worker's link and the n-fold server link on top. With priority or TensorFlow's pulls the
-      // step also depends on which servers the first layers' keys land on.
+      // Why 0.5 % plus one partition. The pipelined PS's closed form (pipelined_ps_time(),
+      // sim/cost/ps_pipeline.h; n workers, k servers, P partitions of s = S/P bytes) is
+      //   step(k) = max(S/B_w, n S/(k B_s)) (1 + k/P) + 2 alpha.
+      // While the workers' links bind (S/B_w >= n S/(k B_s)), step(k+1) - step(k) = S/(P B_w) =
+      // s/B_w: each further server adds exactly one partition's time on the worker link to the
+      // pipeline fill (a worker sends one partition to every server before the first pull can
+      // start), so more servers CAN be slower, by that much and no more. While the servers'
+      // links bind, the fill n S/(P B_s) does not depend on k and the bound term falls, so the
+      // step shrinks, except that keys are whole partitions: least-loaded placement leaves the
+      // busiest server at most one partition above its share, n s/B_s on its link. The
+      // allowance is the larger of the two, plus 0.5 % for what the closed form leaves out
+      // (compute overlap, bucket boundaries, latency per message). Asserted with BytePS's
+      // schedule (fifo, eager pulls). Under the drawn schedule (priority, TensorFlow's pulls in
+      // forward order), where the next forward waits for the first layers' keys and their
+      // servers move with k, the bound does NOT hold everywhere: see kDrawnScheduleExceeds.
+      const double grain = d.partition * std::max(1 / d.nic, d.nodes / d.server);
       std::vector<std::string> fifo = d.set;
       fifo.insert(fifo.end(), {"sync.schedule=fifo", "sync.ps.pull=eager"});
       const double step = run(fifo).iteration_time;
       fifo.push_back("sync.ps.servers=" + std::to_string(d.servers + 1));
-      const double grain = d.partition * std::max(1 / d.nic, d.nodes / d.server);
-      EXPECT_LE(run(fifo).iteration_time, step * 1.005 + grain) << "one more server";
+      EXPECT_LE(run(fifo).iteration_time, step * 1.005 + grain) << "one more server (fifo, eager)";
+      if (d.priority || d.forward_pull) {
+        std::vector<std::string> drawn = d.set;
+        drawn.push_back("sync.ps.servers=" + std::to_string(d.servers + 1));
+        const double more = run(drawn).iteration_time;
+        ++drawn_checked;
+        if (more > base.iteration_time * 1.005 + grain) {
+          std::printf(
+              "one more server, drawn schedule (%s%s): seed %d %+.2f %% (allowed %+.2f %%)\n",
+              d.priority ? "priority" : "fifo", d.forward_pull ? ", forward pulls" : "", seed,
+              100 * (more / base.iteration_time - 1), 100 * (0.005 + grain / base.iteration_time));
+          EXPECT_TRUE(kDrawnScheduleExceeds.count(seed))
+              << "one more server (the drawn schedule and pulls): " << more << " s against "
+              << base.iteration_time << " s";
+        }
+      }
     }
 
     EXPECT_LE(run(scaled(d, 2)).iteration_time, base.iteration_time * (1 + 1e-9))
@@ -177,6 +210,10 @@ void check_properties(int first_seed) {
             << "10x bandwidth gains " << 100 * gain << " %";
       }
     }
+  }
+  if (first_seed % 2 == 0) {
+    std::printf("one more server under the drawn schedule: %d scenarios checked\n", drawn_checked);
+    EXPECT_GE(drawn_checked, 10);
   }
   // The straggler check must have had cases to judge.
   EXPECT_EQ(stragglers_checked, 25);

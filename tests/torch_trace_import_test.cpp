@@ -180,9 +180,10 @@ TEST(TorchTraceImport, MistakesAreLocated) {
   EXPECT_EQ(error_of("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1, \"dur\": 2},]").substr(0, 31),
             "t.json:1:46: not a JSON trace: ");
   EXPECT_EQ(error_of("[{\"name\": \"aten::mm\", \"ph\": \"X\", \"ts\": 1, \"dur\": 2}]"),
-            "t.json: no layers in the trace: record it with calibrate/pytorch/annotate.py's "
-            "TraceAnnotator (any PyTorch), or with torch.profiler's with_stack=True (Kineto "
-            "module events); see docs/model-import.md");
+            "t.json: no layers in the trace: record it with annotate.py's TraceAnnotator "
+            "(calibrate/pytorch, installed in share/ddpsim/pytorch; any PyTorch), or with "
+            "torch.profiler's with_stack=True (Kineto module events); see "
+            "docs/model-import.md");
 }
 
 }  // namespace

@@ -239,6 +239,44 @@ TEST(PairRanking, ScoresPairsOfACompareLabelAndLeavesTiesOut) {
   EXPECT_NE(format_pair_ranking(wrong).find("0 of 1 ordered as measured (0 %)"), std::string::npos);
 }
 
+// Pairs are counted by what they compare (the label after its last ": "), so that bucket-size
+// pairs and parameter-server-against-all-reduce pairs are reported apart.
+TEST(PairRanking, CountsPairsByWhatTheyCompare) {
+  EXPECT_EQ(pair_kind("ResNet50, 16 V100: DDP bucket 25 vs 1 MB"), "DDP bucket 25 vs 1 MB");
+  EXPECT_EQ(pair_kind("a: b: c"), "c");
+  EXPECT_EQ(pair_kind("no colon"), "no colon");
+  auto row = [](const char* id, const char* compare, double measured, double predicted) {
+    CaseRow r{
+        make_case(ValidationMetric::kThroughput, "img/s"), "a.yaml", "src", "ok", predicted, 0, ""};
+    r.c.id = id;
+    r.c.compare = compare;
+    r.c.measured = measured;
+    return r;
+  };
+  const PairRanking r = rank_pairs({row("b1", "R50, 8 GPUs: bucket 25 vs 1 MB", 100, 90),
+                                    row("b2", "R50, 8 GPUs: bucket 25 vs 1 MB", 110, 80),
+                                    row("p1", "R50, 4 GPUs: PS vs all-reduce", 100, 100),
+                                    row("p2", "R50, 4 GPUs: PS vs all-reduce", 90, 95),
+                                    row("p3", "R50, 8 GPUs: PS vs all-reduce", 100, 100),
+                                    row("p4", "R50, 8 GPUs: PS vs all-reduce", 101, 95)});
+  ASSERT_EQ(r.kinds.size(), 2u);
+  EXPECT_EQ(r.kinds[0].kind, "bucket 25 vs 1 MB");
+  EXPECT_EQ(r.kinds[0].scored, 1);
+  EXPECT_EQ(r.kinds[0].correct, 0);
+  EXPECT_EQ(r.kinds[1].kind, "PS vs all-reduce");
+  EXPECT_EQ(r.kinds[1].scored, 1);
+  EXPECT_EQ(r.kinds[1].correct, 1);
+  EXPECT_EQ(r.kinds[1].ties, 1);
+  EXPECT_EQ(r.scored, 2);
+  EXPECT_EQ(r.correct, 1);
+  const std::string text = format_pair_ranking(r);
+  EXPECT_EQ(text.find("strategy pairs"), std::string::npos) << text;
+  EXPECT_NE(text.find("PS vs all-reduce"), std::string::npos) << text;
+  EXPECT_EQ(pair_ranking_brief(r),
+            "pairs: 1 of 2 ordered as measured (50 %), 1 tie; "
+            "bucket 25 vs 1 MB: 0 of 1; PS vs all-reduce: 1 of 1");
+}
+
 // ---------------------------------------------------------------- the published cases
 
 // case_id -> the published value text, from the copy of the shared measurements table.

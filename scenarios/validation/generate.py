@@ -306,6 +306,9 @@ SOURCES = {
             "p3dn.24xlarge + EFA - all_reduce_perf -b 8 -e 1G -f 2 -g 1 -c 1 -n 100', 2019-07-23)",
     "JK-8": "gist.github.com/jacobkahn/3150a1a38abba40f58d8263d9c55969f ('NCCL Tests on 8 node "
             "p3dn.24xlarge + EFA - all_reduce_perf -b 8 -e 1G -f 2 -g 1 -c 1 -n 100', 2019-07-23)",
+    "TPK": "tensorpack/benchmarks ResNet-MultiGPU/README.md 'Performance @ Sep 2017' "
+           "(tensorflow/benchmarks column; TF v1.3.0-rc1-1302-g593dc8e, 8 P100s; "
+           "github.com/tensorpack/benchmarks/blob/master/ResNet-MultiGPU/README.md)",
     "BUG": "e-bug/distributed-tensorflow-benchmarks report/source/benchmarks.tex (Bugliarello, "
            "'Distributed TensorFlow: a performance evaluation', ETH Zurich / CSCS report, "
            "September 2017; TF 1.1, tf_cnn_benchmarks)",
@@ -737,6 +740,48 @@ def tf_benchmarks():
                        "tf_cnn_benchmarks' default optimizer is plain SGD; synthetic data."])
 
 
+# ---- tensorpack/benchmarks, Sep 2017: tf_cnn_benchmarks ResNet-50 on 8 P100s, the same runs
+# with variable_update=replicated (NCCL all-reduce) and =parameter_server (variables on the CPU).
+# The one public same-setup parameter-server-against-all-reduce table found outside the sources
+# kept aside (scenarios/validation/README.md).
+def tensorpack_multigpu():
+    replicated_1 = 225.73  # 1 GPU, replicated: no communication at all, the compute alone
+    rows = [
+        # (variable_update, gpus, img/s): the 'tensorflow/benchmarks' column of both tables
+        ("replicated", 2, 424.54), ("replicated", 4, 789.51), ("replicated", 8, 1580.58),
+        ("ps", 1, 221.68), ("ps", 2, 421.01), ("ps", 4, 828.29), ("ps", 8, 1604.55),
+    ]
+    for update, gpus, measured in rows:
+        if update == "ps":
+            framework = "tf-ps"
+            extra = {"ps": {"servers": 1, "placement": "colocated", "pull": "forward"}}
+            notes = ["variable_update=parameter_server, local_parameter_device=cpu: modelled as "
+                     "the 2017 TensorFlow page's DGX-1 ResNet-50 row is (one parameter server "
+                     "colocated on the node, the host CPU; the forward pass reads each variable "
+                     "as it needs it, sync.ps.pull: forward)."]
+        else:
+            framework, extra = "tf-replicated", None
+            notes = ["variable_update=replicated: tf_cnn_benchmarks' default all-reduce, NCCL "
+                     "(use_nccl), one all-reduce per gradient tensor."]
+        training_case(
+            "tensorpack-benchmarks", f"TPK-P100-ResNet50-{update}-{gpus}", "scaling",
+            "throughput", measured, "img/s", source="TPK", hw="dgx1-p100", nodes=1, gpn=gpus,
+            model="resnet50", batch=64, precision="fp32", optimizer="sgd",
+            framework=framework, grad_dtype="fp32", rate=replicated_1, sync_extra=extra,
+            compare=(f"ResNet-50, {gpus} P100, tf_cnn_benchmarks: parameter server vs "
+                     f"all-reduce" if gpus > 1 else None),
+            calibration=f"TPK-P100-ResNet50-replicated-1, {replicated_1} img/s on one P100 "
+                        f"with variable_update=replicated, which communicates nothing on one "
+                        f"GPU: the compute alone, for both variable_update modes "
+                        f"(compute.samples_per_second). That row is not a case.",
+            notes=notes + [
+                "The README says '8 P100s'; an earlier version of it names the machine an "
+                "NVIDIA DGX1 and warns that runs used 'machines of the same configurations, "
+                "but not the same set of physical machines', and 'Experiments were not run "
+                "for multiple times'.",
+                "Synthetic data (--fake), batch 64, tf_cnn_benchmarks' default plain SGD."])
+
+
 # ---- Bugliarello 2017: Inception-v3 with TF 1.1 parameter servers on EC2 (synthetic data)
 def bugliarello():
     rate = 30.55  # one K80, parameter_server, synthetic (the 1-GPU row of both AWS tables)
@@ -878,6 +923,7 @@ def main():
     ptddpb()
     wgp()
     tf_benchmarks()
+    tensorpack_multigpu()
     bugliarello()
     nccl()
     # A case renamed or dropped from the table must not linger as a stale file.

@@ -15,6 +15,7 @@
 #include "sim/model/model_zoo.h"
 #include "sim/profile/calibration_profile.h"
 #include "sim/util/input_error.h"
+#include "sim/util/install_paths.h"
 #include "sim/util/units.h"
 
 namespace ddpsim::cli {
@@ -230,8 +231,9 @@ const bool registered = register_command({
     20,
     [](CLI::App* app) {
       app->add_option("model", opts.model,
-                      "A zoo key, a model file (.yaml, from calibrate/pytorch/ddpsim_torch.py) "
-                      "or a Hugging Face config.json");
+                      "A zoo key, a model file (.yaml, written by the PyTorch exporter "
+                      "ddpsim_torch.py in " +
+                          pytorch_tools_directory() + ") or a Hugging Face config.json");
       app->add_option("--seq", opts.sequence_length, "Sequence length (transformers)")
           ->check(CLI::PositiveNumber);
       app->add_flag("--layers", opts.layers, "List every layer");

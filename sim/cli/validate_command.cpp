@@ -180,7 +180,13 @@ int run() {
 
   const std::vector<ErrorSummary> summaries = summarise_errors(case_errors(rows));
   std::printf("%s\n", format_validation_report(rows, summaries).c_str());
-  std::printf("%s\n", format_pair_ranking(rank_pairs(rows)).c_str());
+  const PairRanking pairs = rank_pairs(rows);
+  std::printf("%s\n", format_pair_ranking(pairs).c_str());
+  // The error and the ranking side by side: one answers "how far off", the other "does it pick
+  // the faster alternative".
+  std::printf("accuracy        median |error| %.1f %% over %d cases; %s\n",
+              summaries.back().median_abs, summaries.back().cases,
+              pair_ranking_brief(pairs).c_str());
   const std::string csv = opts.out_dir + "/validation.csv";
   write_file_atomic(csv, format_csv(validation_csv(rows)));
   std::printf("table           %s\n", csv.c_str());

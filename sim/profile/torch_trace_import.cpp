@@ -564,9 +564,10 @@ TorchTraceImport parse_torch_trace(const std::string& text, const std::string& p
   }
   if (st.steps.empty())
     throw InputError({path, 0, 0},
-                     "no layers in the trace: record it with calibrate/pytorch/annotate.py's "
-                     "TraceAnnotator (any PyTorch), or with torch.profiler's with_stack=True "
-                     "(Kineto module events); see docs/model-import.md");
+                     "no layers in the trace: record it with annotate.py's TraceAnnotator "
+                     "(calibrate/pytorch, installed in share/ddpsim/pytorch; any PyTorch), or "
+                     "with torch.profiler's with_stack=True (Kineto module events); see "
+                     "docs/model-import.md");
   const int warmup =
       options.warmup_steps >= 0 ? options.warmup_steps : (st.steps.size() >= 3 ? 1 : 0);
   if (warmup >= static_cast<int>(st.steps.size()))

@@ -38,6 +38,8 @@ std::string reports_directory() {
 
 std::string scenarios_directory() { return data_directory() + "/scenarios"; }
 
+std::string pytorch_tools_directory() { return data_directory() + "/pytorch"; }
+
 std::string python_interpreter() { return env_or("DDPSIM_PYTHON", "/usr/bin/python3"); }
 
 }  // namespace ddpsim
