@@ -14,8 +14,8 @@ One process per rank (dist_env.py). In one run, on the ranks and links of the re
    does; the no_sync step of each pair follows a synchronised one and so pays that broadcast
    too: it is part of what a step does before its backward. Its size is recorded (`buffers`).
 3. **Compute beside communication** (`compute.overlap_slowdown`): `--overlap-steps` no_sync
-   steps alone, then as many while a second thread all-reduces a bucket-sized tensor in a loop
-   on a separate process group (Gloo's threads and the kernel's network stack share the cores
+   steps alone (at least --overlap-seconds), then as many while a second thread all-reduces a
+   bucket-sized tensor (at most 4 MiB) in a loop on a separate process group (Gloo's threads and the kernel's network stack share the cores
    with compute, as DDP's all-reduce does during backward). The ratio of the medians.
 4. **The device**: a square matrix product and a large copy on all ranks at once (FLOP/s and
    memory bandwidth per rank, with the other ranks busy too).
@@ -50,6 +50,8 @@ def add_arguments(parser):
     parser.add_argument("--overlap-steps", type=int, default=3,
                         help="no_sync steps alone and beside an all-reduce loop (default 3 each; "
                              "0: skip)")
+    parser.add_argument("--overlap-seconds", type=float, default=0.5,
+                        help="and at least this long, each (default 0.5)")
     parser.add_argument("--warmup", type=int, default=2, help="untimed steps first (default 2)")
     parser.add_argument("-o", "--output", help="JSON file rank 0 writes")
 
@@ -85,6 +87,14 @@ class Job:
         if self.cuda:
             torch.cuda.synchronize()
         return time.perf_counter() - start
+
+
+def timed_block(job, steps, seconds):
+    """no_sync steps: at least `steps` of them and at least `seconds` in all."""
+    out, start = [], time.perf_counter()
+    while len(out) < steps or time.perf_counter() - start < seconds:
+        out.append(job.step(sync=False))
+    return out
 
 
 def comm_loop(group, nbytes, device, stop, counter):
@@ -157,16 +167,18 @@ def run(a):
     alone, beside, comm_calls = [], [], [0]
     grad_bytes = sum(p.numel() * p.element_size() for p in job.model.parameters()
                      if p.requires_grad)
-    comm_bytes = min(a.bucket_cap_mb * 1024 * 1024, grad_bytes)
+    # A bucket-sized all-reduce, at most 4 MiB so that one call is short beside the window
+    # (4 MiB over 100 Mbit/s takes 0.35 s); its CPU cost per byte is what slows compute.
+    comm_bytes = min(a.bucket_cap_mb * 1024 * 1024, grad_bytes, 4 << 20)
     if a.overlap_steps:
         job.step(sync=False)  # from here on no forward broadcasts buffers (no synced step)
-        alone = [job.step(sync=False) for _ in range(a.overlap_steps)]
+        alone = timed_block(job, a.overlap_steps, a.overlap_seconds)
         stop = threading.Event()
         thread = threading.Thread(target=comm_loop,
                                   args=(side, comm_bytes, device, stop, comm_calls))
         thread.start()
         time.sleep(0.05)
-        beside = [job.step(sync=False) for _ in range(a.overlap_steps)]
+        beside = timed_block(job, a.overlap_steps, a.overlap_seconds)
         stop.set()
         thread.join()
         loads["overlap"] = dist_env.load_average()
