@@ -93,7 +93,7 @@ def run_ranks(net, ranks, tool_args, log_dir, tag, timeout):
     master = (net.addresses[0] if net else "127.0.0.1") + ":%d" % port
     procs = []
     for r in range(ranks):
-        env = dict(os.environ, RANK=str(r), WORLD_SIZE=str(ranks), MASTER_ADDR=master.split(":")[0],
+        env = dict(os.environ, RANK=str(r), LOCAL_RANK=str(r), WORLD_SIZE=str(ranks), MASTER_ADDR=master.split(":")[0],
                    MASTER_PORT=str(port), DDPSIM_HOST_LABEL=(net.addresses[r] if net else platform.node()))
         # Ranks in namespaces still share this machine's cores: split them the same way.
         env["DDPSIM_LOCAL_RANKS"] = str(ranks)
@@ -203,7 +203,12 @@ def main(argv=None):
     parser.add_argument("--ddpsim", required=True, help="the ddpsim binary")
     parser.add_argument("--links", default="100Mbit,1Gbit",
                         help="comma-separated link rates (100Mbit, 1Gbit) and/or loopback")
-    parser.add_argument("--ranks", type=int, default=2, help="ranks (default 2)")
+    parser.add_argument("--ranks", default="2",
+                        help="comma-separated rank counts (default 2); counts above the cores "
+                             "are skipped with a note")
+    parser.add_argument("--campaign", action="store_true",
+                        help="the longer campaign: --links loopback,100Mbit,1Gbit --models "
+                             "mlp,mobilenet,resnet50 --ranks 2,4 (4 where the cores allow)")
     parser.add_argument("--models", default="mlp,mobilenet",
                         help="comma-separated, from: %s" % ", ".join(MODELS))
     parser.add_argument("--caps", default="1,25", help="DDP bucket_cap_mb values (default 1,25)")
@@ -221,6 +226,8 @@ def main(argv=None):
     parser.add_argument("--timeout", type=float, default=600, help="seconds per rank run")
     parser.add_argument("-o", "--out", required=True, help="output folder")
     a = parser.parse_args(argv)
+    if a.campaign:
+        a.links, a.models, a.ranks = "loopback,100Mbit,1Gbit", "mlp,mobilenet,resnet50", "2,4"
     try:
         links = [(t.strip(), parse_rate(t)) for t in a.links.split(",") if t.strip()]
         caps = [float(c) for c in a.caps.split(",")]
@@ -228,12 +235,20 @@ def main(argv=None):
         for m in models:
             if m not in MODELS:
                 raise ValueError("--models %s: unknown; allowed: %s" % (m, ", ".join(MODELS)))
-        if a.ranks < 2 or any(c <= 0 for c in caps):
+        rank_counts = [int(r) for r in a.ranks.split(",")]
+        if min(rank_counts) < 2 or any(c <= 0 for c in caps):
             raise ValueError("need --ranks >= 2 and --caps > 0")
     except ValueError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
     cores = os.cpu_count() or 1
+    for n in [r for r in rank_counts if r > cores]:
+        print("note: %d ranks skipped: this machine has %d cores (ranks would share cores with "
+              "each other, not only with their communication threads)" % (n, cores))
+    rank_counts = [r for r in rank_counts if r <= cores]
+    if not rank_counts:
+        print("error: no rank count fits %d cores" % cores, file=sys.stderr)
+        return 2
     busy_load = a.busy_load or cores + 1
     if any(rate > 0 for _, rate in links):
         why = netns.available()
@@ -258,12 +273,12 @@ def main(argv=None):
 
     points = []
     try:
-        for text, rate in links:
-            label = link_label(text)
-            net = netns.Network(a.ranks, rate) if rate > 0 else None
+        for ranks, (text, rate) in [(n, l) for n in rank_counts for l in links]:
+            label = link_label(text) + ("" if ranks == 2 else "-%dx" % ranks)
+            net = netns.Network(ranks, rate) if rate > 0 else None
             with net if net else _Null():
                 sweep_log = os.path.join(a.out, "allreduce-%s.log" % label)
-                run_ranks(net, a.ranks, ["allreduce", "-b", "8", "-e", str(sweep_max),
+                run_ranks(net, ranks, ["allreduce", "-b", "8", "-e", str(sweep_max),
                                          "-w", "1", "--backend", a.backend, "--device",
                                          a.device, "-o", sweep_log],
                           logs, "allreduce-" + label, a.timeout)
@@ -272,7 +287,7 @@ def main(argv=None):
                 for m in models:
                     factory, fargs, inputs, batch = MODELS[m]
                     for cap in caps:
-                        point = "local-%s-%s-%dx-cap%g" % (m, label, a.ranks, cap)
+                        point = "local-%s-%s-%dx-cap%g" % (m, link_label(text), ranks, cap)
                         attempts = []
                         for attempt in range(1 + a.repeat_busy):
                             step_file = os.path.join(a.out, "%s.step%d.json" % (point, attempt))
@@ -284,14 +299,14 @@ def main(argv=None):
                                 args += ["--input", i]
                             for x in fargs:
                                 args += ["--arg", x]
-                            run_ranks(net, a.ranks, args, logs, "%s.%d" % (point, attempt),
+                            run_ranks(net, ranks, args, logs, "%s.%d" % (point, attempt),
                                       a.timeout)
                             with open(step_file) as f:
                                 step = json.load(f)
                             scenario = os.path.join(a.out, point + ".yaml")
                             with open(scenario, "w") as f:
                                 f.write(scenario_text(point, step, comm_file, model_files[m],
-                                                      a.ranks, rate, cores))
+                                                      ranks, rate, cores))
                             predicted = predict(a.ddpsim, scenario)
                             error = predicted / step["step_s"] - 1
                             attempts.append({"measured_s": step["step_s"],
@@ -306,7 +321,7 @@ def main(argv=None):
                             "id": point, "scenario": os.path.basename(scenario),
                             "measured_s": step["step_s"], "predicted_s": predicted,
                             "load": step["load_max"], "busy": step["load_max"] > busy_load,
-                            "model": m, "link": text, "ranks": a.ranks, "bucket_cap_mb": cap,
+                            "model": m, "link": text, "ranks": ranks, "bucket_cap_mb": cap,
                             "nosync_step_s": step["nosync_step_s"],
                             "overlap_slowdown": step["overlap_slowdown"],
                             "threads": step["threads"], "buffers_bytes": step["buffers"]["bytes"],
@@ -344,9 +359,9 @@ def _cpu():
 
 
 def format_table(points, started, cores, a):
-    out = ["%s, %s: %d cores (%s), %s %s, %d ranks" % (
+    out = ["%s, %s: %d cores (%s), %s %s" % (
         started.strftime("%Y-%m-%d %H:%M UTC"), platform.node(), cores, _cpu(), a.backend,
-        a.device, a.ranks), "",
+        a.device), "",
         "| point | measured (s) | predicted (s) | error | no_sync step (s) | overlap slowdown "
         "| load | attempts |",
         "|---|---|---|---|---|---|---|---|"]
