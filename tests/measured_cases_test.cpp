@@ -82,19 +82,19 @@ INSTANTIATE_TEST_SUITE_P(
             "{\"format\": 1, \"source\": \"s\",\n \"cases\": [{\"id\": \"a\", \"scenario\": "
             "\"p.yaml\",\n  \"metric\": \"iteration_time\", \"measured\": 1, \"unit\": \"s\", "
             "\"colour\": 3}]}\n",
-            "3:58", "colour"},
+            "3:59", "colour"},
         Bad{"missing_scenario",
             "{\"format\": 1, \"source\": \"s\",\n \"cases\": [{\"id\": \"a\", \"scenario\": "
             "\"q.yaml\", \"metric\": \"iteration_time\", \"measured\": 1, \"unit\": \"s\"}]}\n",
-            "2:40", "scenario 'q.yaml' not found"},
+            "2:36", "scenario 'q.yaml' not found"},
         Bad{"wrong_unit",
             "{\"format\": 1, \"source\": \"s\",\n \"cases\": [{\"id\": \"a\", \"scenario\": "
             "\"p.yaml\", \"metric\": \"iteration_time\", \"measured\": 1, \"unit\": \"GB/s\"}]}\n",
-            "2:111", "does not fit metric iteration_time"},
+            "2:97", "does not fit metric iteration_time"},
         Bad{"negative_value",
             "format: 1\nsource: s\ncases:\n  - {id: a, scenario: p.yaml, metric: "
             "iteration_time, measured: -1, unit: s}\n",
-            "4:71", "measured"},
+            "4:65", "measured"},
         Bad{"format", "format: 2\nsource: s\ncases: []\n", "1:9", "unknown format"},
         Bad{"no_cases", "format: 1\nsource: s\ncases: []\n", "3:8", "non-empty list"}),
     [](const ::testing::TestParamInfo<Bad>& info) { return std::string(info.param.name); });

@@ -6,13 +6,15 @@ One process per rank (dist_env.py). In one run, on the ranks and links of the re
 1. **The job**: plain DDP training steps (forward, loss, backward with DDP's bucketed
    all-reduce, SGD-with-momentum step, zero_grad), `--steps` timed, half before and half after
    the calibration below so that both see the same machine. Its median is the measured step.
-2. **Compute** (`no_sync`): `--pairs` interleaved pairs of one synchronised step and one step
-   under `DDP.no_sync()` (the same work without the all-reduce). The no_sync step is the
-   compute a rank does beside the other ranks on these cores, with the contention the job
-   really has; ddpsim's `compute.step_time`. DDP broadcasts the model's buffers (batch-norm
-   statistics) before a forward that follows a synchronised step, as every step of the job
-   does; the no_sync step of each pair follows a synchronised one and so pays that broadcast
-   too: it is part of what a step does before its backward. Its size is recorded (`buffers`).
+2. **Compute** (`no_sync`): `--pairs` interleaved groups of one synchronised step and two
+   steps under `DDP.no_sync()` (the same work without the all-reduce). The second no_sync step
+   is the compute a rank does beside the other ranks on these cores, with the contention the
+   job really has: ddpsim's `compute.step_time`. DDP broadcasts the model's buffers (batch-norm
+   statistics) before every forward that follows a synchronised one, so in the job before every
+   forward (`sync.buffer_broadcast`, whose size is recorded as `buffers`); the first no_sync
+   step of a group follows a synchronised step and pays it, the second does not: their
+   difference is the broadcast as measured (`broadcast_s`), reported beside what ddpsim
+   predicts for it.
 3. **Compute beside communication** (`compute.overlap_slowdown`): `--overlap-steps` no_sync
    steps alone (at least --overlap-seconds), then as many while a second thread all-reduces a
    bucket-sized tensor (at most 4 MiB) in a loop on a separate process group (Gloo's threads and the kernel's network stack share the cores
@@ -158,9 +160,10 @@ def run(a):
     job_steps = [job.step() for _ in range(first)]
     loads["job_first_half"] = dist_env.load_average()
 
-    synced, nosync = [], []
+    synced, nosync, nosync_after_sync = [], [], []
     for _ in range(a.pairs):
         synced.append(job.step(sync=True))
+        nosync_after_sync.append(job.step(sync=False))  # pays the buffer broadcast
         nosync.append(job.step(sync=False))
     loads["pairs"] = dist_env.load_average()
 
@@ -194,6 +197,7 @@ def run(a):
     mine = {
         "rank": rank, "host": dist_env.host_label(a), "pid": os.getpid(),
         "job_s": job_steps, "synced_s": synced, "nosync_s": nosync,
+        "nosync_after_sync_s": nosync_after_sync,
         "alone_s": alone, "beside_comm_s": beside, "comm_calls_beside": comm_calls[0],
         "matmul_flops": flops, "copy_bytes_per_s": copy_bw, "loads": loads,
     }
@@ -216,6 +220,8 @@ def run(a):
             # compute per rank: the slowest rank's median no_sync step
             "nosync_step_s": slowest("nosync_s"),
             "synced_pair_step_s": med(synced),
+            # the buffer broadcast as measured: no_sync after a synced step minus after no_sync
+            "broadcast_s": slowest("nosync_after_sync_s") - slowest("nosync_s"),
             "overlap_slowdown": (slowest("beside_comm_s") / slowest("alone_s")
                                  if a.overlap_steps else 1.0),
             "overlap_comm_bytes": comm_bytes,

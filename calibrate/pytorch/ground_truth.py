@@ -16,7 +16,9 @@ none, all ranks on 127.0.0.1), then, with one process per rank (`ip netns exec`)
 3. a scenario of this machine (scenario_text()): one node per rank with the shaped link as its
    NIC (loopback: one node with N ranks), the model file from the exporter (DDP's real buckets),
    the measured no_sync step as `compute.step_time`, the measured slowdown as
-   `compute.overlap_slowdown`, the fitted sweep as `sync.alpha_beta`; `ddpsim simulate` predicts.
+   `compute.overlap_slowdown`, the fitted sweep as `sync.alpha_beta`, the model's buffers as
+   `sync.buffer_broadcast` (DDP broadcasts them before every forward); `ddpsim simulate`
+   predicts.
 
 A point whose prediction misses by more than --tolerance while the 1-minute load average was
 above --busy-load (other jobs on these cores) is measured again, up to --repeat-busy more times;
@@ -179,12 +181,14 @@ def scenario_text(point, step, comm_file, model_file, ranks, rate, cores):
     else:
         lines.append("  nic: {bandwidth: %gbps, transport: tcp}   # costs come from "
                      "sync.alpha_beta" % rate)
+    buffers = step["buffers"]["bytes"]
     lines += [
         "model: {file: %s}" % os.path.basename(model_file),
         "training: {batch_per_gpu: %d, precision: fp32, optimizer: momentum, iterations: 4, "
         "warmup: 1}" % step["batch"],
-        "sync: {bucket_cap: %gMiB, overlap: true, alpha_beta: %s}" %
-        (step["bucket_cap_mb"], os.path.basename(comm_file)),
+        "sync: {bucket_cap: %gMiB, overlap: true, alpha_beta: %s%s}" %
+        (step["bucket_cap_mb"], os.path.basename(comm_file),
+         ", buffer_broadcast: %dB" % buffers if buffers else ""),
         "compute: {mode: measured, step_time: %.6gs, overlap_slowdown: %.4g}" %
         (step["nosync_step_s"], max(1.0, step["overlap_slowdown"])),
     ]
@@ -325,6 +329,7 @@ def main(argv=None):
                             "nosync_step_s": step["nosync_step_s"],
                             "overlap_slowdown": step["overlap_slowdown"],
                             "threads": step["threads"], "buffers_bytes": step["buffers"]["bytes"],
+                            "broadcast_measured_s": step["broadcast_s"],
                             "attempts": attempts})
     finally:
         for p in list(children):
