@@ -29,10 +29,10 @@ json simulate(const std::string& name, const std::string& sync_extra, int nodes 
       << "model: {name: mlp, layers: [1024, 1024, 10]}\n"
       << "training: {batch_per_gpu: 32, iterations: 3, warmup: 1}\n"
       << "sync: {latency_model: alpha" << sync_extra << "}\n";
-  const testing::Exited r = testing::run_program(
-      {kBinary, "simulate", (dir / "s.yaml").string(), "-o", (dir / "out").string(),
-       "--no-baseline", "--trace-gpus", "none"},
-      kScratch);
+  const testing::Exited r =
+      testing::run_program({kBinary, "simulate", (dir / "s.yaml").string(), "-o",
+                            (dir / "out").string(), "--no-baseline", "--trace-gpus", "none"},
+                           kScratch);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return json::parse(testing::read_text(dir / "out" / "results.json"));
 }
@@ -51,8 +51,8 @@ TEST(BufferBroadcast, AddsOneExposedCollectivePerStep) {
   const double expected = bytes / 1.25e9 + 2 * 5e-6;
   const json& a = without["result"];
   const json& b = with["result"];
-  EXPECT_NEAR(b["iteration_time_s"].get<double>() - a["iteration_time_s"].get<double>(),
-              expected, 1e-9);
+  EXPECT_NEAR(b["iteration_time_s"].get<double>() - a["iteration_time_s"].get<double>(), expected,
+              1e-9);
   EXPECT_NEAR(b["breakdown"]["exposed_comm_s"].get<double>() -
                   a["breakdown"]["exposed_comm_s"].get<double>(),
               expected, 1e-9);

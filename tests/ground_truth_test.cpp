@@ -5,8 +5,9 @@
 // measured one at every point. The launcher measures a point again (up to twice more) when it
 // missed while the 1-minute load average was above the core count + 1 (other jobs on these
 // cores); every point's load is printed. A miss on a quiet machine fails; a miss that stayed
-// busy through every attempt skips, with the numbers. The same measurement file then goes
-// through `ddpsim validate --measured` (the group `local`).
+// busy through every attempt skips, with the numbers. No repeated attempt starts after 180 s,
+// so the test stays within 5 minutes on a loaded machine. (`ddpsim validate --measured` on a
+// measurement file is measured_cases_test's.)
 //
 // Skipped, with the reason, when not root, without `ip netns`/`tc`, without torch and
 // torchvision for /usr/bin/python3, and in sanitizer builds (minutes of PyTorch for a few
@@ -61,8 +62,8 @@ TEST(GroundTruth, TwoRanksOverShapedLinksWithinTenPercent) {
   const fs::path out = kScratch.fresh("run");
   const testing::Exited r = testing::run_program(
       {python_interpreter(), kSource + "/calibrate/pytorch/ground_truth.py", "--ddpsim", kBinary,
-       "--links", "100Mbit,1Gbit", "--models", "mlp,mobilenet", "--caps", "1,25", "-o",
-       out.string()},
+       "--links", "100Mbit,1Gbit", "--models", "mlp,mobilenet", "--caps", "1,25", "--pairs", "3",
+       "--overlap-seconds", "0.3", "--time-budget", "180", "-o", out.string()},
       kScratch);
   std::printf("%s", r.out.c_str());
   EXPECT_EQ(leftover_namespaces(), "") << "the launcher left namespaces behind";
@@ -75,10 +76,10 @@ TEST(GroundTruth, TwoRanksOverShapedLinksWithinTenPercent) {
   for (const json& p : m["points"]) {
     const double measured = p["measured_s"], predicted = p["predicted_s"];
     const double error = predicted / measured - 1;
-    const std::string line = p["id"].get<std::string>() + ": measured " +
-                             std::to_string(measured) + " s, predicted " +
-                             std::to_string(predicted) + " s (" + std::to_string(100 * error) +
-                             " %), load " + std::to_string(p["load"].get<double>()) + ", " +
+    const std::string line = p["id"].get<std::string>() + ": measured " + std::to_string(measured) +
+                             " s, predicted " + std::to_string(predicted) + " s (" +
+                             std::to_string(100 * error) + " %), load " +
+                             std::to_string(p["load"].get<double>()) + ", " +
                              std::to_string(p["attempts"].size()) + " attempt(s)\n";
     if (std::abs(error) <= 0.10) continue;
     if (p["busy"].get<bool>()) {
@@ -87,17 +88,6 @@ TEST(GroundTruth, TwoRanksOverShapedLinksWithinTenPercent) {
       ADD_FAILURE() << "off by more than 10 % on a quiet machine: " << line;
     }
   }
-
-  // The same points through `ddpsim validate --measured`, beside the published cases.
-  const testing::Exited v = testing::run_program(
-      {kBinary, "validate", "--measured", (out / "measurements.json").string(), "-o",
-       (out / "validation").string(), "--no-plot"},
-      kScratch);
-  EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
-  std::printf("%s", v.out.c_str());
-  EXPECT_NE(v.out.find("local"), std::string::npos) << v.out;
-  for (const json& p : m["points"])
-    EXPECT_NE(v.out.find(p["id"].get<std::string>()), std::string::npos) << p["id"];
 
   if (!busy_misses.empty() && !HasFailure()) {
     GTEST_SKIP() << "the machine stayed busy (load above " << m["busy_load"].get<double>()

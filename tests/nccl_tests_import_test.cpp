@@ -95,9 +95,8 @@ TEST(NcclTestsImport, TorchDistributedSweepRecordsItsBackend) {
   EXPECT_EQ(log.nodes, 2);
   EXPECT_EQ(log.device, "cpu (AMD EPYC, 1 threads)");
   EXPECT_EQ(log.backend, "gloo (torch.distributed, PyTorch 1.13.0a0)");
-  const CollectiveSweep sweep = import_nccl_tests(kData + "gloo_2x1_cpu_100mbit.log",
-                                                  CollectiveOp::kAllReduce,
-                                                  AllReduceAlgorithm::kAuto);
+  const CollectiveSweep sweep = import_nccl_tests(
+      kData + "gloo_2x1_cpu_100mbit.log", CollectiveOp::kAllReduce, AllReduceAlgorithm::kAuto);
   EXPECT_EQ(sweep.backend, "gloo (torch.distributed, PyTorch 1.13.0a0)");
   EXPECT_EQ(sweep.gpus, 2);
   EXPECT_EQ(sweep.nodes, 2);

@@ -227,6 +227,10 @@ def main(argv=None):
                              "(default: the core count + 1)")
     parser.add_argument("--repeat-busy", type=int, default=2,
                         help="more attempts for a point that missed while busy (default 2)")
+    parser.add_argument("--overlap-seconds", type=float, default=0.5,
+                        help="ddp-step's compute-beside-communication blocks (default 0.5 s)")
+    parser.add_argument("--time-budget", type=float, default=0,
+                        help="no repeated attempt starts after this many seconds (default: none)")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per rank run")
     parser.add_argument("-o", "--out", required=True, help="output folder")
     a = parser.parse_args(argv)
@@ -269,7 +273,9 @@ def main(argv=None):
     os.makedirs(logs, exist_ok=True)
     started = datetime.datetime.now(datetime.timezone.utc)
 
+    t0 = time.time()
     model_files = {m: export_model(m, a.out) for m in models}
+    print("exported %s [%.0f s]" % (", ".join(models), time.time() - t0), flush=True)
     biggest = max(largest_bucket(a.ddpsim, model_files[m], c) for m in models for c in caps)
     sweep_max = 8
     while sweep_max < biggest:
@@ -288,6 +294,8 @@ def main(argv=None):
                           logs, "allreduce-" + label, a.timeout)
                 comm_file = os.path.join(a.out, "allreduce-%s.yaml" % label)
                 ddpsim(a.ddpsim, ["calibrate", "--import-nccl-tests", sweep_log, "-o", comm_file])
+                print("all-reduce sweep %s, %d ranks, 8 B to %d B [%.0f s]" % (
+                    text, ranks, sweep_max, time.time() - t0), flush=True)
                 for m in models:
                     factory, fargs, inputs, batch = MODELS[m]
                     for cap in caps:
@@ -297,6 +305,7 @@ def main(argv=None):
                             step_file = os.path.join(a.out, "%s.step%d.json" % (point, attempt))
                             args = ["ddp-step", factory, "--batch", str(batch), "--bucket-cap-mb",
                                     "%g" % cap, "--steps", str(a.steps), "--pairs", str(a.pairs),
+                                    "--overlap-seconds", "%g" % a.overlap_seconds,
                                     "--backend", a.backend, "--device", a.device,
                                     "-o", step_file]
                             for i in inputs:
@@ -317,9 +326,14 @@ def main(argv=None):
                                              "predicted_s": predicted, "error": error,
                                              "load": step["load_max"], "step_file": step_file})
                             print("%s attempt %d: measured %.4f s, predicted %.4f s (%+.1f %%), "
-                                  "load %.2f" % (point, attempt + 1, step["step_s"], predicted,
-                                                 100 * error, step["load_max"]), flush=True)
+                                  "load %.2f [%.0f s]" % (point, attempt + 1, step["step_s"],
+                                                         predicted, 100 * error, step["load_max"],
+                                                         time.time() - t0), flush=True)
                             if abs(error) <= a.tolerance or step["load_max"] <= busy_load:
+                                break
+                            if a.time_budget and time.time() - t0 > a.time_budget:
+                                print("%s: no more attempts, the time budget (%g s) is spent" %
+                                      (point, a.time_budget), flush=True)
                                 break
                         points.append({
                             "id": point, "scenario": os.path.basename(scenario),

@@ -47,7 +47,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Options {
-  std::string dir;  // default: the bundled scenarios/validation (install_paths.h)
+  std::string dir;       // default: the bundled scenarios/validation (install_paths.h)
   std::string measured;  // a measurement file of the machine at hand (measured_cases.h)
   std::string out_dir = "out/validation";
   int jobs = 0;
@@ -124,8 +124,7 @@ int run() {
   std::vector<size_t> runnable;
   for (size_t i = 0; i < files.size(); ++i) {
     const size_t published = files.size() - measured_specs.size();
-    specs.push_back(i < published ? read_validation_spec(files[i])
-                                  : measured_specs[i - published]);
+    specs.push_back(i < published ? read_validation_spec(files[i]) : measured_specs[i - published]);
     if (!specs[i].pending.empty()) continue;
     scenarios[i] = load_scenario(files[i]);
     runnable.push_back(i);

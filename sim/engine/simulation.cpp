@@ -178,7 +178,8 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
   std::vector<std::string> warnings = scenario.cluster.calibration_warnings;
   // The buffer broadcast is costed like a bucket: a measured table must cover its size too.
   std::vector<Bucket> collectives = plan.buckets;
-  if (uses_buffer_broadcast(scenario)) collectives.push_back({{}, scenario.sync.buffer_broadcast, 0});
+  if (uses_buffer_broadcast(scenario))
+    collectives.push_back({{}, scenario.sync.buffer_broadcast, 0});
   for (std::string& w : alpha_beta_warnings(scenario, collectives))
     warnings.push_back(std::move(w));
 

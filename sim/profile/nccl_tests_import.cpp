@@ -591,7 +591,8 @@ void fit_sweep(CollectiveSweep* sweep, const AlphaBetaFitOptions& options) {
 CollectiveSweep import_nccl_tests(const std::string& path, CollectiveOp op,
                                   AllReduceAlgorithm algorithm, const AlphaBetaFitOptions& options,
                                   NcclTestsLog* parsed, int table) {
-  const NcclTestsLog log = parse_nccl_tests_log(read_regular_file(path, "nccl-tests log"), path, op, table);
+  const NcclTestsLog log =
+      parse_nccl_tests_log(read_regular_file(path, "nccl-tests log"), path, op, table);
   if (parsed != nullptr) *parsed = log;
   CollectiveSweep sweep;
   sweep.op = op;
@@ -599,7 +600,7 @@ CollectiveSweep import_nccl_tests(const std::string& path, CollectiveOp op,
   sweep.gpus = log.ranks;
   sweep.nodes = log.nodes;
   sweep.device = log.device;
-  sweep.backend = !log.backend.empty()        ? log.backend
+  sweep.backend = !log.backend.empty()       ? log.backend
                   : log.nccl_version.empty() ? "nccl"
                                              : "nccl " + log.nccl_version;
   sweep.source = (log.backend.empty() ? "nccl-tests: " : "torch.distributed sweep: ") + path;

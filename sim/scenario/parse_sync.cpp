@@ -74,12 +74,12 @@ int gradient_bytes(const YamlValue& value) {
 
 void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario) {
   SyncSpec& s = scenario->sync;
-  YamlSection sync(value,
-                   {"strategy", "algorithm", "mode", "bucket_cap", "first_bucket", "overlap",
-                    "gradient_dtype", "channels", "latency_model", "protocol", "schedule",
-                    "partition", "credit", "fusion", "ps", "local_sgd", "alpha_beta",
-                    "buffer_broadcast"},
-                   context);
+  YamlSection sync(
+      value,
+      {"strategy", "algorithm", "mode", "bucket_cap", "first_bucket", "overlap", "gradient_dtype",
+       "channels", "latency_model", "protocol", "schedule", "partition", "credit", "fusion", "ps",
+       "local_sgd", "alpha_beta", "buffer_broadcast"},
+      context);
   if (auto v = sync.get("strategy")) s.strategy = as_enum<SyncStrategy>(*v);
   if (auto v = sync.get("algorithm")) s.algorithm = as_enum<AllReduceAlgorithm>(*v);
   if (auto v = sync.get("mode")) s.mode = as_enum<CollectiveMode>(*v);
