@@ -62,7 +62,7 @@ TEST(GroundTruth, TwoRanksOverShapedLinksWithinTenPercent) {
   const fs::path out = kScratch.fresh("run");
   const testing::Exited r = testing::run_program(
       {python_interpreter(), kSource + "/calibrate/pytorch/ground_truth.py", "--ddpsim", kBinary,
-       "--links", "100Mbit,1Gbit", "--models", "mlp,mobilenet", "--caps", "1,25", "--pairs", "3",
+       "--links", "100Mbit,1Gbit", "--models", "mlp,mobilenet", "--caps", "1,25",
        "--overlap-seconds", "0.3", "--time-budget", "180", "-o", out.string()},
       kScratch);
   std::printf("%s", r.out.c_str());

@@ -3,18 +3,21 @@ ddpsim needs it to predict the same job, and the job itself.
 
 One process per rank (dist_env.py). In one run, on the ranks and links of the real job:
 
-1. **The job**: plain DDP training steps (forward, loss, backward with DDP's bucketed
-   all-reduce, SGD-with-momentum step, zero_grad), `--steps` timed, half before and half after
-   the calibration below so that both see the same machine. Its median is the measured step.
-2. **Compute** (`no_sync`): `--pairs` interleaved groups of one synchronised step and two
-   steps under `DDP.no_sync()` (the same work without the all-reduce). The second no_sync step
-   is the compute a rank does beside the other ranks on these cores, with the contention the
-   job really has: ddpsim's `compute.step_time`. DDP broadcasts the model's buffers (batch-norm
-   statistics) before every forward that follows a synchronised one, so in the job before every
-   forward (`sync.buffer_broadcast`, whose size is recorded as `buffers`); the first no_sync
-   step of a group follows a synchronised step and pays it, the second does not: their
-   difference is the broadcast as measured (`broadcast_s`), reported beside what ddpsim
-   predicts for it.
+The job and its calibration alternate in `--rounds` rounds, so that both see the same machine
+(other jobs on shared cores come and go within seconds). Each round:
+
+1. **The job**: one untimed synchronised step, then `--steps / --rounds` timed plain DDP
+   training steps (forward, loss, backward with DDP's bucketed all-reduce, SGD-with-momentum
+   step, zero_grad). The median over all rounds is the measured step.
+2. **Compute** (`no_sync`): two steps under `DDP.no_sync()` (the same work without the
+   all-reduce). The second is the compute a rank does beside the other ranks on these cores,
+   with the contention the job really has: ddpsim's `compute.step_time`. DDP broadcasts the
+   model's buffers (batch-norm statistics) before every forward that follows a synchronised
+   one, so in the job before every forward (`sync.buffer_broadcast`, whose size is recorded as
+   `buffers`); the first no_sync step follows a synchronised step and pays it, the second does
+   not: their difference is the broadcast as measured (`broadcast_s`). The untimed step that
+   opens the next round follows a no_sync step, so it does not broadcast; the timed job steps
+   after it do, as in training.
 3. **Compute beside communication** (`compute.overlap_slowdown`): `--overlap-steps` no_sync
    steps alone (at least --overlap-seconds), then as many while a second thread all-reduces a
    bucket-sized tensor (at most 4 MiB) in a loop on a separate process group (Gloo's threads and the kernel's network stack share the cores
@@ -47,8 +50,8 @@ def add_arguments(parser):
     parser.add_argument("--bucket-cap-mb", type=float, default=25.0,
                         help="DDP's bucket_cap_mb (default 25)")
     parser.add_argument("--steps", type=int, default=6, help="timed steps of the job (default 6)")
-    parser.add_argument("--pairs", type=int, default=4,
-                        help="interleaved synchronised / no_sync pairs (default 4)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds of job steps and no_sync steps (default 3)")
     parser.add_argument("--overlap-steps", type=int, default=3,
                         help="no_sync steps alone and beside an all-reduce loop (default 3 each; "
                              "0: skip)")
@@ -145,8 +148,10 @@ def device_ceilings(device):
 def run(a):
     import torch
     import torch.distributed as dist
-    if a.batch < 1 or a.steps < 2 or a.pairs < 1 or a.warmup < 1 or a.overlap_steps < 0:
-        raise dist_env.DistError("need --batch >= 1, --steps >= 2, --pairs >= 1, --warmup >= 1")
+    if a.batch < 1 or a.rounds < 1 or a.steps < a.rounds or a.warmup < 1 or \
+            a.overlap_steps < 0:
+        raise dist_env.DistError("need --batch >= 1, --rounds >= 1, --steps >= --rounds, "
+                                 "--warmup >= 1")
     if a.bucket_cap_mb <= 0:
         raise dist_env.DistError("--bucket-cap-mb must be > 0")
     rank, world, device = dist_env.init(a)
@@ -156,16 +161,14 @@ def run(a):
 
     for _ in range(a.warmup):
         job.step()
-    first = a.steps // 2
-    job_steps = [job.step() for _ in range(first)]
-    loads["job_first_half"] = dist_env.load_average()
-
-    synced, nosync, nosync_after_sync = [], [], []
-    for _ in range(a.pairs):
-        synced.append(job.step(sync=True))
+    job_steps, synced, nosync, nosync_after_sync = [], [], [], []
+    for r in range(a.rounds):
+        synced.append(job.step())  # opens the round; follows no_sync: no buffer broadcast
+        per_round = a.steps // a.rounds + (1 if r < a.steps % a.rounds else 0)
+        job_steps += [job.step() for _ in range(per_round)]
         nosync_after_sync.append(job.step(sync=False))  # pays the buffer broadcast
         nosync.append(job.step(sync=False))
-    loads["pairs"] = dist_env.load_average()
+        loads["round%d" % r] = dist_env.load_average()
 
     alone, beside, comm_calls = [], [], [0]
     grad_bytes = sum(p.numel() * p.element_size() for p in job.model.parameters()
@@ -186,9 +189,6 @@ def run(a):
         thread.join()
         loads["overlap"] = dist_env.load_average()
 
-    job.step()  # after no_sync: the next synchronised steps are the job's again
-    job_steps += [job.step() for _ in range(a.steps - first)]
-    loads["job_second_half"] = dist_env.load_average()
     flops, copy_bw = device_ceilings(device)
     dist.barrier()
     loads["end"] = dist_env.load_average()
@@ -219,7 +219,7 @@ def run(a):
             "step_s": med(job_steps),
             # compute per rank: the slowest rank's median no_sync step
             "nosync_step_s": slowest("nosync_s"),
-            "synced_pair_step_s": med(synced),
+            "round_opening_step_s": med(synced),
             # the buffer broadcast as measured: no_sync after a synced step minus after no_sync
             "broadcast_s": slowest("nosync_after_sync_s") - slowest("nosync_s"),
             "overlap_slowdown": (slowest("beside_comm_s") / slowest("alone_s")

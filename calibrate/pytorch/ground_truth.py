@@ -219,7 +219,8 @@ def main(argv=None):
     parser.add_argument("--backend", default="gloo", choices=("gloo", "nccl", "mpi"))
     parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     parser.add_argument("--steps", type=int, default=6, help="timed DDP steps per point")
-    parser.add_argument("--pairs", type=int, default=4, help="synced/no_sync pairs per point")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds of job and no_sync steps per point (default 3)")
     parser.add_argument("--tolerance", type=float, default=0.10,
                         help="a miss beyond this fraction on a busy machine is measured again")
     parser.add_argument("--busy-load", type=float, default=0,
@@ -304,7 +305,7 @@ def main(argv=None):
                         for attempt in range(1 + a.repeat_busy):
                             step_file = os.path.join(a.out, "%s.step%d.json" % (point, attempt))
                             args = ["ddp-step", factory, "--batch", str(batch), "--bucket-cap-mb",
-                                    "%g" % cap, "--steps", str(a.steps), "--pairs", str(a.pairs),
+                                    "%g" % cap, "--steps", str(a.steps), "--rounds", str(a.rounds),
                                     "--overlap-seconds", "%g" % a.overlap_seconds,
                                     "--backend", a.backend, "--device", a.device,
                                     "-o", step_file]
