@@ -14,12 +14,16 @@
 // ddpsim calls). The launcher removes its namespaces on every exit path; the test checks that
 // none is left.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sim/util/python_script.h"
@@ -94,6 +98,54 @@ TEST(GroundTruth, TwoRanksOverShapedLinksWithinTenPercent) {
                  << ") through every attempt of these points:\n"
                  << busy_misses;
   }
+}
+
+// SIGTERM while the ranks run: the launcher removes its namespaces and exits 128 + 15. A
+// namespace of a launcher that is gone (SIGKILL leaves them) is removed by the next one's
+// clean-up at start (netns.remove_stale), and a live launcher's are not.
+TEST(GroundTruth, KilledLauncherLeavesNoNamespace) {
+  const std::string why = missing();
+  if (!why.empty()) GTEST_SKIP() << why;
+  const fs::path out = kScratch.fresh("killed");
+  const std::string log = (out / "log.txt").string();
+  const pid_t pid = testing::spawn(
+      {python_interpreter(), kSource + "/calibrate/pytorch/ground_truth.py", "--ddpsim", kBinary,
+       "--links", "100Mbit", "--models", "mlp", "--caps", "25", "-o", out.string()},
+      log, log);
+  ASSERT_GT(pid, 0);
+  const std::string mine = "ddpsim-gt-" + std::to_string(pid) + "-";
+  bool seen = false;
+  for (int i = 0; i < 600 && !seen; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    seen = testing::run_shell("ip netns list").output.find(mine) != std::string::npos;
+  }
+  if (!seen) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    if (testing::read_text(log).find("error: ") != std::string::npos)
+      GTEST_SKIP() << testing::read_text(log);
+    FAIL() << "no namespace appeared in 60 s:\n" << testing::read_text(log);
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // the ranks are starting
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGTERM) << status << "\n"
+                                                                         << testing::read_text(log);
+  EXPECT_EQ(testing::run_shell("ip netns list").output.find(mine), std::string::npos);
+
+  // A stale namespace (pid 0 never names a launcher) goes; one of a live pid (ours) stays.
+  const std::string stale = "ddpsim-gt-0-0";
+  const std::string live = "ddpsim-gt-" + std::to_string(::getpid()) + "-0";
+  ASSERT_EQ(testing::run_shell("ip netns add " + stale + " && ip netns add " + live).code, 0);
+  const testing::ShellRun cleaned =
+      testing::run_shell(python_interpreter() + " -c 'import sys; sys.path.insert(0, \"" + kSource +
+                         "/calibrate/pytorch\"); import netns; print(netns.remove_stale())'");
+  const std::string left = testing::run_shell("ip netns list").output;
+  testing::run_shell("ip netns del " + live + "; ip netns del " + stale);
+  EXPECT_EQ(cleaned.code, 0) << cleaned.output;
+  EXPECT_EQ(left.find(stale), std::string::npos) << left;
+  EXPECT_NE(left.find(live), std::string::npos) << left;
 }
 
 }  // namespace
