@@ -84,6 +84,24 @@ TEST(NcclTestsImport, ReadsEveryRowRankAndHostOfTheBundledLog) {
   EXPECT_EQ(log.nccl_version, "2.18.5+cuda12.2");
 }
 
+// calibrate/pytorch's torch.distributed sweep prints nccl-tests' layout with a "# Backend" line:
+// the table records Gloo, not NCCL; the namespaces' addresses are the hosts (2 nodes).
+TEST(NcclTestsImport, TorchDistributedSweepRecordsItsBackend) {
+  const NcclTestsLog log = parse_fixture("gloo_2x1_cpu_100mbit.log");
+  ASSERT_EQ(log.samples.size(), 21u);  // 8 B .. 8 MiB
+  EXPECT_DOUBLE_EQ(log.samples.front().seconds, 289.0e-6);
+  EXPECT_DOUBLE_EQ(log.samples.back().seconds, 735082e-6);
+  EXPECT_EQ(log.ranks, 2);
+  EXPECT_EQ(log.nodes, 2);
+  EXPECT_EQ(log.device, "cpu (AMD EPYC, 1 threads)");
+  EXPECT_EQ(log.backend, "gloo (torch.distributed, PyTorch 1.13.0a0)");
+  const CollectiveSweep sweep = import_nccl_tests(
+      kData + "gloo_2x1_cpu_100mbit.log", CollectiveOp::kAllReduce, AllReduceAlgorithm::kAuto);
+  EXPECT_EQ(sweep.backend, "gloo (torch.distributed, PyTorch 1.13.0a0)");
+  EXPECT_EQ(sweep.gpus, 2);
+  EXPECT_EQ(sweep.nodes, 2);
+}
+
 TEST(NcclTestsImport, TimesAreMicrosecondsSoBusBandwidthMatchesTheLogsColumn) {
   const CollectiveSweep sweep =
       import_nccl_tests(kLog, CollectiveOp::kAllReduce, AllReduceAlgorithm::kAuto);

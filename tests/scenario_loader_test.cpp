@@ -671,6 +671,7 @@ TEST(ScenarioJson, EveryFieldAppearsInBaseUnits) {
                                           "/sync/algorithm",
                                           "/sync/mode",
                                           "/sync/bucket_cap_bytes",
+                                          "/sync/buffer_broadcast_bytes",
                                           "/sync/first_bucket_bytes",
                                           "/sync/overlap",
                                           "/sync/gradient_bytes",

@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 """ddpsim's PyTorch exporter: your model as a ddpsim model file, and with --time its measured
-per-layer times as a calibration profile.
+per-layer times as a calibration profile; and, one process per rank, the measurements that
+check ddpsim against real DDP (an all-reduce sweep printed like nccl-tests, and a model's DDP
+step with and without no_sync()).
 
     python3 calibrate/pytorch/ddpsim_torch.py export torchvision.models:resnet50 \\
         --input 3x224x224 --batch 64 --precision bf16 --device cuda --time -o resnet50.yaml
+    RANK=0 WORLD_SIZE=2 MASTER_ADDR=... python3 calibrate/pytorch/ddpsim_torch.py allreduce \\
+        -b 8 -e 64M -f 2 --backend gloo --device cpu
+    RANK=0 WORLD_SIZE=2 MASTER_ADDR=... python3 calibrate/pytorch/ddpsim_torch.py ddp-step \\
+        torchvision.models:resnet18 --input 3x32x32 --batch 32 --bucket-cap-mb 25 -o step.json
 
 Runs with the user's own PyTorch (1.13 or newer, CPU or CUDA); needs nothing else.
 Exit codes: 0 done, 2 bad arguments or a model that cannot be exported (one line on stderr).
@@ -117,7 +123,22 @@ def main(argv=None):
                    help="skip the real forward/backward that records the gradient order "
                         "(ddpsim then assumes reverse parameter order)")
     p.add_argument("-o", "--output", required=True, help="model file to write (YAML)")
+    import allreduce_sweep
+    import ddp_step
+    import dist_env
+    allreduce_sweep.add_arguments(sub.add_parser(
+        "allreduce", help="all-reduce sweep through torch.distributed, printed like nccl-tests "
+                          "(one process per rank)"))
+    ddp_step.add_arguments(sub.add_parser(
+        "ddp-step", help="a model's DDP step, with and without no_sync() (one process per "
+                         "rank)"))
     a = parser.parse_args(argv)
+    if a.command in ("allreduce", "ddp-step"):
+        try:
+            return (allreduce_sweep if a.command == "allreduce" else ddp_step).run(a)
+        except (dist_env.DistError, export.ExportError) as err:
+            print("error: %s" % err, file=sys.stderr)
+            return 2
     try:
         if a.repeats < 1 or a.warmup < 0:
             raise export.ExportError("--repeats must be >= 1 and --warmup >= 0")

@@ -8,6 +8,10 @@
 // (reports/validation_plot.py, run with the Debian interpreter /usr/bin/python3, the one with
 // matplotlib; DDPSIM_PYTHON overrides it).
 //
+// --measured FILE adds the points of a measurement file of the machine at hand
+// (sim/validation/measured_cases.h, written by calibrate/pytorch/ground_truth.py): each point's
+// generated scenario is simulated like a published one and reported in the group `local`.
+//
 // Exit code 0 when every non-pending scenario simulated; 1 when one failed, or when
 // --max-median / --max-case are given and exceeded; 2 for a malformed scenario or section.
 
@@ -33,6 +37,7 @@
 #include "sim/util/output_folder.h"
 #include "sim/util/python_script.h"
 #include "sim/validation/case_prediction.h"
+#include "sim/validation/measured_cases.h"
 #include "sim/validation/pair_ranking.h"
 #include "sim/validation/validation_table.h"
 
@@ -42,7 +47,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Options {
-  std::string dir;  // default: the bundled scenarios/validation (install_paths.h)
+  std::string dir;       // default: the bundled scenarios/validation (install_paths.h)
+  std::string measured;  // a measurement file of the machine at hand (measured_cases.h)
   std::string out_dir = "out/validation";
   int jobs = 0;
   double max_median = 0;
@@ -95,19 +101,35 @@ void draw_plot(const std::string& csv, const std::string& png) {
 
 int run() {
   if (opts.dir.empty()) opts.dir = scenarios_directory() + "/validation";
-  const std::vector<std::string> files = scenario_files(opts.dir);
+  std::vector<std::string> files = scenario_files(opts.dir);
   check_output_folder(opts.out_dir, "-o");
+  std::vector<std::string> labels;  // a scenario's name in the report and in runs/
+  for (const std::string& f : files) labels.push_back(fs::relative(f, opts.dir).string());
+  std::vector<ValidationSpec> measured_specs;
+  if (!opts.measured.empty()) {
+    const MeasuredFile m = read_measured_file(opts.measured);
+    for (const MeasuredCase& point : m.cases) {
+      ValidationSpec spec;
+      spec.file = point.scenario;
+      spec.source = m.source;
+      spec.cases.push_back(point.c);
+      measured_specs.push_back(spec);
+      files.push_back(point.scenario);
+      labels.push_back("local/" + fs::path(point.scenario).filename().string());
+    }
+  }
   // Every section and every runnable scenario is read before anything runs: a typo fails fast.
   std::vector<ValidationSpec> specs;
   std::vector<Scenario> scenarios(files.size());
   std::vector<size_t> runnable;
   for (size_t i = 0; i < files.size(); ++i) {
-    specs.push_back(read_validation_spec(files[i]));
+    const size_t published = files.size() - measured_specs.size();
+    specs.push_back(i < published ? read_validation_spec(files[i]) : measured_specs[i - published]);
     if (!specs[i].pending.empty()) continue;
     scenarios[i] = load_scenario(files[i]);
     runnable.push_back(i);
   }
-  auto relative = [&](size_t i) { return fs::relative(files[i], opts.dir).string(); };
+  auto relative = [&](size_t i) { return labels[i]; };
   std::map<std::string, size_t> seen;  // a measurement is one case, in one file
   for (size_t i = 0; i < files.size(); ++i) {
     for (const ValidationCase& c : specs[i].cases) {
@@ -217,6 +239,9 @@ const bool registered = register_command({
       app->add_option("dir", opts.dir,
                       "Folder of validation scenarios, searched recursively (default: "
                       "share/ddpsim/scenarios/validation beside the binary)");
+      app->add_option("--measured", opts.measured,
+                      "Also predict the points of this measurement file of the machine at hand "
+                      "(calibrate/pytorch/ground_truth.py writes it), in the group local");
       app->add_option("-o,--out", opts.out_dir,
                       "Output folder for validation.csv, validation.png and runs/ (default "
                       "out/validation)");

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/collectives/allreduce.h"
 #include "sim/collectives/traffic.h"
 #include "sim/cost/iteration_plan.h"
 #include "sim/engine/compute_interference.h"
@@ -30,6 +31,9 @@ struct RunContext {
   std::unique_ptr<Transport> transport;
   TrafficCounters traffic;
   std::unique_ptr<GradientSync> sync;
+  // DDP's per-forward buffer broadcast (sync.buffer_broadcast): a collective of its own, run by
+  // the workers before each forward; null when there is none.
+  std::unique_ptr<AllReduce> buffer_broadcast;
   std::unique_ptr<DataFeed> feed;
   std::unique_ptr<ComputeInterference> interference;  // null when the slowdown is 1
   std::unique_ptr<LinkMeter> meter;                   // per-link use over the measured steps

@@ -176,7 +176,11 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
   const Model model = build_or_throw(scenario.model);
   const IterationPlan plan = build_iteration_plan(scenario, model);
   std::vector<std::string> warnings = scenario.cluster.calibration_warnings;
-  for (std::string& w : alpha_beta_warnings(scenario, plan.buckets))
+  // The buffer broadcast is costed like a bucket: a measured table must cover its size too.
+  std::vector<Bucket> collectives = plan.buckets;
+  if (uses_buffer_broadcast(scenario))
+    collectives.push_back({{}, scenario.sync.buffer_broadcast, 0});
+  for (std::string& w : alpha_beta_warnings(scenario, collectives))
     warnings.push_back(std::move(w));
 
   int argc = 1;
@@ -213,6 +217,8 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
                                                              plan.compute.overlap_slowdown);
   ctx.feed = make_data_feed(&ctx);
   ctx.sync = make_gradient_sync(&ctx);
+  if (uses_buffer_broadcast(scenario))
+    ctx.buffer_broadcast = make_allreduce(scenario, ctx.transport.get());
   for (int rank = 0; rank < scenario.cluster.total_gpus(); ++rank)
     simgrid::s4u::Actor::create("worker" + std::to_string(rank), platform.gpus[rank],
                                 [&ctx, rank] { run_worker(&ctx, rank); });

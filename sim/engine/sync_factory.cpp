@@ -86,6 +86,12 @@ std::unique_ptr<AllReduce> make_allreduce(const Scenario& s, Transport* transpor
   throw std::logic_error("unknown all-reduce algorithm");
 }
 
+bool uses_buffer_broadcast(const Scenario& s) {
+  return s.sync.buffer_broadcast > 0 && s.sync.strategy == SyncStrategy::kAllReduce &&
+         !s.sync.fusion.enabled && s.sync.schedule == CommSchedule::kFifo &&
+         s.cluster.total_gpus() > 1;
+}
+
 std::unique_ptr<GradientSync> make_gradient_sync(RunContext* ctx) {
   const Scenario& s = *ctx->scenario;
   const int period = s.sync.strategy == SyncStrategy::kLocalSgd ? s.sync.local_sgd_period : 1;
@@ -157,6 +163,9 @@ std::string sync_notes(const Scenario& s) {
                " partitions)";
     else if (s.sync.bucket_cap <= 0)
       notes += ", one all-reduce per tensor";
+    if (uses_buffer_broadcast(s))
+      notes += ", " + units::format_bytes(s.sync.buffer_broadcast) +
+               " of buffers broadcast before every forward";
     if (s.sync.strategy == SyncStrategy::kLocalSgd)
       notes += ", weights averaged every " + std::to_string(s.sync.local_sgd_period) + " steps";
   }

@@ -16,6 +16,13 @@ namespace ddpsim {
 PlatformExtras platform_extras(const Scenario& scenario);
 std::unique_ptr<AllReduce> make_allreduce(const Scenario& scenario, Transport* transport);
 std::unique_ptr<GradientSync> make_gradient_sync(RunContext* ctx);
+// True when every forward starts with DDP's buffer broadcast (sync.buffer_broadcast > 0 under
+// all-reduce, not with Horovod fusion or priority scheduling, which are not DDP): the workers
+// then run it through a second instance of the gradient all-reduce, so a measured table or
+// the link model costs it like a bucket of that size. For two ranks an all-reduce of S and
+// rank 0's broadcast of S move the same bytes per link; for more ranks this is an upper bound
+// (the ring sends 2(p-1)/p S per rank, a broadcast tree S).
+bool uses_buffer_broadcast(const Scenario& scenario);
 // A measured all-reduce table (sync.alpha_beta) checked against the scenario that uses it
 // (profile/alpha_beta_use.h): InputError when a bucket lies outside its measured sizes, else the
 // warnings (another scale, another GPU). Empty when no table is used.

@@ -88,6 +88,15 @@ void run_worker(RunContext* ctx, int rank) {
       if (ctx->traced(rank, step) && now() > wait_start)
         ctx->trace.push_back({rank, "compute", "data wait", wait_start, now()});
 
+      if (ctx->buffer_broadcast && micro == 0) {
+        // DDP's forward starts by broadcasting rank 0's buffers (batch-norm statistics); every
+        // rank waits for it, so all of it is exposed communication. Tags far above the
+        // gradient buckets' keep the two collectives apart.
+        const double start = now();
+        ctx->buffer_broadcast->run(rank, (uint64_t{1} << 40) + static_cast<uint64_t>(step),
+                                   s.sync.buffer_broadcast);
+        book_wait(ctx, rank, step, -1, start, "buffer broadcast");
+      }
       if (gated && micro == 0 && step > 0) {
         // Each layer waits only for its own parameters from the previous step (and applies its
         // part of the optimizer step when the worker runs it), so pulls overlap this forward.

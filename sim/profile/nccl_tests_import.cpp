@@ -172,7 +172,7 @@ struct Row {
 struct RunInfo {
   std::set<std::tuple<std::string, std::string, std::string, std::string>> ranks;
   std::set<std::string> hosts;
-  std::string device, host, nccl_version;
+  std::string device, host, nccl_version, backend;
   int device_line = 0;
 };
 
@@ -323,6 +323,9 @@ class Parser {
       declared_ = perf_binary_collective(tokens[3].text);
     } else if (second && word == "NCCL" && tokens[1].text == "version") {
       if (tokens.size() >= 3 && run_.nccl_version.empty()) run_.nccl_version = tokens[2].text;
+    } else if (second && word == "Backend") {
+      // "# Backend gloo (torch.distributed, PyTorch 1.13.0a0)": the rest of the line.
+      run_.backend = line.substr(static_cast<size_t>(tokens[1].column) - 1);
     } else {
       return false;
     }
@@ -560,6 +563,7 @@ NcclTestsLog parse_nccl_tests_log(const std::string& text, const std::string& fi
   log.device_line = t.run.device_line;
   log.host = t.run.host;
   log.nccl_version = t.run.nccl_version;
+  log.backend = t.run.backend;
   return log;
 }
 
@@ -587,7 +591,8 @@ void fit_sweep(CollectiveSweep* sweep, const AlphaBetaFitOptions& options) {
 CollectiveSweep import_nccl_tests(const std::string& path, CollectiveOp op,
                                   AllReduceAlgorithm algorithm, const AlphaBetaFitOptions& options,
                                   NcclTestsLog* parsed, int table) {
-  const NcclTestsLog log = parse_nccl_tests_log(read_regular_file(path, "nccl-tests log"), path, op, table);
+  const NcclTestsLog log =
+      parse_nccl_tests_log(read_regular_file(path, "nccl-tests log"), path, op, table);
   if (parsed != nullptr) *parsed = log;
   CollectiveSweep sweep;
   sweep.op = op;
@@ -595,8 +600,10 @@ CollectiveSweep import_nccl_tests(const std::string& path, CollectiveOp op,
   sweep.gpus = log.ranks;
   sweep.nodes = log.nodes;
   sweep.device = log.device;
-  sweep.backend = log.nccl_version.empty() ? "nccl" : "nccl " + log.nccl_version;
-  sweep.source = "nccl-tests: " + path;
+  sweep.backend = !log.backend.empty()       ? log.backend
+                  : log.nccl_version.empty() ? "nccl"
+                                             : "nccl " + log.nccl_version;
+  sweep.source = (log.backend.empty() ? "nccl-tests: " : "torch.distributed sweep: ") + path;
   if (!log.device.empty()) sweep.source += " (" + log.device + ")";
   if (!log.nccl_version.empty()) sweep.source += ", NCCL " + log.nccl_version;
   sweep.samples = log.samples;

@@ -45,6 +45,9 @@ struct NcclTestsLog {
   int device_line = 0;                         // that line (0 when none)
   std::string host;                            // host of the first rank line
   std::string nccl_version;                    // from "NCCL version 2.19.3+cuda12.3", if present
+  // From a "# Backend gloo (...)" line, which calibrate/pytorch's torch.distributed sweep prints
+  // (nccl-tests never does): the library that measured, "" when the log does not say.
+  std::string backend;
 
   // GPUs per node when the rank lines say (ranks spread evenly over nodes), else 0.
   int gpus_per_node() const { return nodes > 0 && ranks % nodes == 0 ? ranks / nodes : 0; }

@@ -74,11 +74,12 @@ int gradient_bytes(const YamlValue& value) {
 
 void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario) {
   SyncSpec& s = scenario->sync;
-  YamlSection sync(value,
-                   {"strategy", "algorithm", "mode", "bucket_cap", "first_bucket", "overlap",
-                    "gradient_dtype", "channels", "latency_model", "protocol", "schedule",
-                    "partition", "credit", "fusion", "ps", "local_sgd", "alpha_beta"},
-                   context);
+  YamlSection sync(
+      value,
+      {"strategy", "algorithm", "mode", "bucket_cap", "first_bucket", "overlap", "gradient_dtype",
+       "channels", "latency_model", "protocol", "schedule", "partition", "credit", "fusion", "ps",
+       "local_sgd", "alpha_beta", "buffer_broadcast"},
+      context);
   if (auto v = sync.get("strategy")) s.strategy = as_enum<SyncStrategy>(*v);
   if (auto v = sync.get("algorithm")) s.algorithm = as_enum<AllReduceAlgorithm>(*v);
   if (auto v = sync.get("mode")) s.mode = as_enum<CollectiveMode>(*v);
@@ -89,6 +90,9 @@ void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario
     s.first_bucket = as_quantity(*v, units::Kind::kBytes, Sign::kPositive);
   }
   if (auto v = sync.get("overlap")) s.overlap = as_bool(*v);
+  if (auto v = sync.get("buffer_broadcast")) {
+    s.buffer_broadcast = as_quantity(*v, units::Kind::kBytes, Sign::kNonNegative);
+  }
   if (auto v = sync.get("gradient_dtype")) s.gradient_bytes = gradient_bytes(*v);
   if (auto v = sync.get("channels")) s.channels = static_cast<int>(as_int(*v, 0));
   if (auto v = sync.get("latency_model")) s.latency_model = as_enum<LatencyModel>(*v);

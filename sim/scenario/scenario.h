@@ -207,6 +207,9 @@ struct SyncSpec {
   double bucket_cap = 25.0 * 1024 * 1024;   // PyTorch DDP bucket_cap_mb=25 (MiB); 0: per tensor
   double first_bucket = 1.0 * 1024 * 1024;  // dist._DEFAULT_FIRST_BUCKET_BYTES
   bool overlap = true;                      // start a bucket as soon as it is full
+  // DDP's broadcast_buffers: bytes of module buffers (batch-norm statistics) rank 0 sends to
+  // every rank before each forward, costed as a collective of that size; 0: none.
+  double buffer_broadcast = 0;
   // fifo: buckets / partitions in the order gradients become ready; priority (ByteScheduler,
   // P3, TicTac): the layers nearest the input first, partitions of `partition` bytes, at most
   // `credit` bytes in flight, and each layer's forward waits only for its own parameters.

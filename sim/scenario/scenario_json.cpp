@@ -93,6 +93,7 @@ json sync_json(const SyncSpec& s) {
           {"bucket_cap_bytes", s.bucket_cap},
           {"first_bucket_bytes", s.first_bucket},
           {"overlap", s.overlap},
+          {"buffer_broadcast_bytes", s.buffer_broadcast},
           {"gradient_bytes", s.gradient_bytes},
           {"channels", s.channels},
           {"latency_model", enum_name(s.latency_model)},

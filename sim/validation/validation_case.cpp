@@ -112,11 +112,25 @@ const char* group_name(ValidationGroup group) {
       return "data-loading";
     case ValidationGroup::kCollectives:
       return "collectives";
+    case ValidationGroup::kLocal:
+      return "local";
   }
   return "scaling";
 }
 
 const char* metric_name(ValidationMetric metric) { return info(metric).name; }
+
+bool metric_from_name(const std::string& name, ValidationMetric* metric) {
+  for (const MetricInfo& m : metrics()) {
+    if (name == m.name) {
+      *metric = m.metric;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string metric_names() { return metric_choices(); }
 
 bool group_from_name(const std::string& name, ValidationGroup* group) {
   for (ValidationGroup g : all_groups()) {
@@ -131,7 +145,7 @@ bool group_from_name(const std::string& name, ValidationGroup* group) {
 const std::vector<ValidationGroup>& all_groups() {
   static const std::vector<ValidationGroup> groups = {
       ValidationGroup::kScaling, ValidationGroup::kBucketSize, ValidationGroup::kDataLoading,
-      ValidationGroup::kCollectives};
+      ValidationGroup::kCollectives, ValidationGroup::kLocal};
   return groups;
 }
 

@@ -26,7 +26,8 @@
 
 namespace ddpsim {
 
-enum class ValidationGroup { kScaling, kBucketSize, kDataLoading, kCollectives };
+// kLocal: measured on the machine at hand (`ddpsim validate --measured`, measured_cases.h).
+enum class ValidationGroup { kScaling, kBucketSize, kDataLoading, kCollectives, kLocal };
 enum class ValidationMetric {
   kThroughput,
   kIterationTime,
@@ -66,6 +67,9 @@ ValidationSpec parse_validation_spec(const std::string& yaml_text, const std::st
 
 const char* group_name(ValidationGroup group);
 const char* metric_name(ValidationMetric metric);
+// The metric a name denotes; false when unknown. `metric_names()`: all, comma-separated.
+bool metric_from_name(const std::string& name, ValidationMetric* metric);
+std::string metric_names();
 // The group a name denotes; false when unknown.
 bool group_from_name(const std::string& name, ValidationGroup* group);
 // Every group, in report order.
