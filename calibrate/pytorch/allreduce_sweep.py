@@ -117,7 +117,9 @@ def run(a):
         for _ in range(a.warmup_iters - 1):
             dist.all_reduce(bufs[1])
         # Every rank must make the same number of calls: the slowest first call decides.
-        t = torch.tensor([first], dtype=torch.float64)
+        # On the buffers' device: NCCL has no CPU tensors ("No backend type associated with
+        # device type cpu", seen on an H200).
+        t = torch.tensor([first], dtype=torch.float64, device=device)
         dist.all_reduce(t, op=dist.ReduceOp.MAX)
         calls = max(2, min(a.iters, int(a.seconds_per_size / max(t.item(), 1e-9))))
         spent = [0.0, 0.0]
@@ -134,7 +136,7 @@ def run(a):
             spent[half] += time.perf_counter() - start
             done[half] += 1
         mean = torch.tensor([spent[0] / done[0], spent[1] / done[1], float(wrong)],
-                            dtype=torch.float64)
+                            dtype=torch.float64, device=device)
         dist.all_reduce(mean, op=dist.ReduceOp.MAX)
         out_s, in_s, wrong_all = mean.tolist()
         alg_out, alg_in = size / out_s / 1e9, size / in_s / 1e9
