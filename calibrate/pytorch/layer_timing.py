@@ -179,7 +179,6 @@ def _time_optimizers(model, clock, repeats, warmup, names):
             opt.zero_grad()
 
         out[name] = _timed(update, clock, repeats, warmup, restore)
-        del opt
     return out
 
 
