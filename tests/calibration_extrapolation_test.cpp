@@ -129,7 +129,6 @@ TEST(Extrapolation, A100RoceWhoseBandwidthFallsWithNodesIsNotALinkProperty) {
   }
 }
 
-
 // Published busbw at one size per node count, as a sweep of that one row.
 std::vector<std::pair<int, double>> read_busbw_csv(const std::string& name) {
   std::istringstream csv(testing::read_text(kDir + name));
@@ -195,10 +194,11 @@ TEST(Extrapolation, P4dnEfaFromThreeNodesPredictsFourAndTwoNodeTreeNeedsNicsAbov
   EXPECT_LT(from_three, line) << from_three;
   const double three_at_4 = busbw_with_nic(scenario, 4, bytes, from_three);
   EXPECT_LT(std::abs(three_at_4 / published[2].second - 1), 0.10) << three_at_4;
-  std::printf("p4dn: nic from 2 nodes %.2f GB/s -> %.2f at 3, %.2f at 4; from 3 nodes %.2f GB/s "
-              "-> %.2f at 4 (measured %.2f, %.2f)\n",
-              from_two / 1e9, two_at_3, two_at_4, from_three / 1e9, three_at_4,
-              published[1].second, published[2].second);
+  std::printf(
+      "p4dn: nic from 2 nodes %.2f GB/s -> %.2f at 3, %.2f at 4; from 3 nodes %.2f GB/s "
+      "-> %.2f at 4 (measured %.2f, %.2f)\n",
+      from_two / 1e9, two_at_3, two_at_4, from_three / 1e9, three_at_4, published[1].second,
+      published[2].second);
 }
 
 }  // namespace

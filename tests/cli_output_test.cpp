@@ -74,7 +74,8 @@ TEST(CliOptions, SetAndSweepBeforeTheScenarioLeaveItToThePositional) {
 TEST(CliOptions, HelpShowsEveryDefault) {
   const Exited simulate = ddpsim({"simulate", "--help"});
   EXPECT_EQ(simulate.exit_code, 0);
-  EXPECT_NE(simulate.out.find("--trace-gpus TEXT:auto|all|none|RANKS=auto"), std::string::npos) << simulate.out;
+  EXPECT_NE(simulate.out.find("--trace-gpus TEXT:auto|all|none|RANKS=auto"), std::string::npos)
+      << simulate.out;
   EXPECT_NE(simulate.out.find("--max-wall FLOAT:POSITIVE=0"), std::string::npos) << simulate.out;
   const Exited sweep = ddpsim({"sweep", "--help"});
   EXPECT_NE(sweep.out.find("-j,--jobs INT:POSITIVE=1"), std::string::npos) << sweep.out;

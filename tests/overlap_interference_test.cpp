@@ -80,7 +80,8 @@ TEST(OverlapInterference, IterationsMatchThePiecewiseClosedForm) {
 
 TEST(OverlapInterference, AFactorOfOneChangesNothing) {
   const SimulationResult plain = simulate(scenario(), {TraceGpus::none(), false});
-  const SimulationResult one = simulate(scenario({"compute.overlap_slowdown=1"}), {TraceGpus::none(), false});
+  const SimulationResult one =
+      simulate(scenario({"compute.overlap_slowdown=1"}), {TraceGpus::none(), false});
   EXPECT_EQ(one.iteration_time, plain.iteration_time);
   EXPECT_EQ(one.breakdown.backward, plain.breakdown.backward);
 }
@@ -88,9 +89,9 @@ TEST(OverlapInterference, AFactorOfOneChangesNothing) {
 TEST(OverlapInterference, ALargerFactorIsNeverFaster) {
   double previous = 0;
   for (double f : {1.0, 1.1, 1.5, 2.0, 3.0}) {
-    const double t =
-        simulate(scenario({"compute.overlap_slowdown=" + std::to_string(f)}), {TraceGpus::none(), false})
-            .iteration_time;
+    const double t = simulate(scenario({"compute.overlap_slowdown=" + std::to_string(f)}),
+                              {TraceGpus::none(), false})
+                         .iteration_time;
     EXPECT_GE(t, previous * (1 - 1e-12)) << f;
     previous = t;
   }
@@ -100,10 +101,11 @@ TEST(OverlapInterference, NothingIsSlowedWhereNothingOverlaps) {
   // One GPU never communicates; without overlap, DDP reduces only after backward.
   const Scenario alone = scenario({"cluster.nodes=1", "compute.overlap_slowdown=3"});
   EXPECT_NEAR(simulate(alone).iteration_time, plan_of(alone).compute.step_time(1), 1e-12);
-  const double off = simulate(scenario({"sync.overlap=false"}), {TraceGpus::none(), false}).iteration_time;
-  const double off_slowed =
-      simulate(scenario({"sync.overlap=false", "compute.overlap_slowdown=3"}), {TraceGpus::none(), false})
-          .iteration_time;
+  const double off =
+      simulate(scenario({"sync.overlap=false"}), {TraceGpus::none(), false}).iteration_time;
+  const double off_slowed = simulate(scenario({"sync.overlap=false", "compute.overlap_slowdown=3"}),
+                                     {TraceGpus::none(), false})
+                                .iteration_time;
   EXPECT_NEAR(off_slowed, off, 1e-12 * off);
 }
 

@@ -127,8 +127,7 @@ TEST(Report, ScalingByBucketSweepDrawsTheMeaningfulPlotsWithTheirSeries) {
   std::vector<std::string> drawn;
   for (const auto& [kind, plot] : r.plots) drawn.push_back(kind);
   EXPECT_EQ(drawn, (std::vector<std::string>{"bottleneck_map", "breakdown", "bucket_size",
-                                             "comm_share", "link_heatmap", "scaling",
-                                             "timeline"}));
+                                             "comm_share", "link_heatmap", "scaling", "timeline"}));
   EXPECT_EQ(r.skipped.count("strategy"), 1u);
   EXPECT_EQ(r.skipped.count("data_loading"), 1u);
 

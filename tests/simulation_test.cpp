@@ -98,8 +98,10 @@ TEST(Simulation, OverlapIsNeverSlowerThanNoOverlap) {
       auto with = base, without = base;
       with.push_back("sync.overlap=true");
       without.push_back("sync.overlap=false");
-      const double t_on = simulate(scenario(kNicBound, with), {TraceGpus::none(), false}).iteration_time;
-      const double t_off = simulate(scenario(kNicBound, without), {TraceGpus::none(), false}).iteration_time;
+      const double t_on =
+          simulate(scenario(kNicBound, with), {TraceGpus::none(), false}).iteration_time;
+      const double t_off =
+          simulate(scenario(kNicBound, without), {TraceGpus::none(), false}).iteration_time;
       EXPECT_LE(t_on, t_off * (1 + 1e-12)) << bw << " " << cap;
     }
 }
@@ -113,8 +115,8 @@ TEST(Simulation, SameInputGivesByteIdenticalResults) {
 
 TEST(Simulation, GradientAccumulationReducesOncePerStep) {
   const SimulationResult one = simulate(scenario(kNicBound), {TraceGpus::none(), false});
-  const SimulationResult four =
-      simulate(scenario(kNicBound, {"training.gradient_accumulation=4"}), {TraceGpus::none(), false});
+  const SimulationResult four = simulate(scenario(kNicBound, {"training.gradient_accumulation=4"}),
+                                         {TraceGpus::none(), false});
   EXPECT_NEAR(four.bytes_sent, one.bytes_sent, 1e-9 * one.bytes_sent);
   EXPECT_NEAR(four.global_batch, 4 * one.global_batch, 1e-9);
   EXPECT_GT(four.samples_per_second, one.samples_per_second);  // comm amortised over 4 batches
@@ -122,8 +124,9 @@ TEST(Simulation, GradientAccumulationReducesOncePerStep) {
 
 TEST(Simulation, SynchronousAllReduceWaitsForTheSlowestGpu) {
   const SimulationResult even = simulate(scenario(kNicBound), {TraceGpus::none(), false});
-  const SimulationResult slow = simulate(
-      scenario(kNicBound, {"stragglers.kind=fixed", "stragglers.fixed={3: 1.5}"}), {TraceGpus::none(), false});
+  const SimulationResult slow =
+      simulate(scenario(kNicBound, {"stragglers.kind=fixed", "stragglers.fixed={3: 1.5}"}),
+               {TraceGpus::none(), false});
   const double compute = even.breakdown.forward + even.breakdown.backward;
   // Everyone finishes after the straggler's compute; the others wait for it (straggler wait),
   // then all of them for the communication only the straggler's own step leaves exposed.
@@ -134,7 +137,8 @@ TEST(Simulation, SynchronousAllReduceWaitsForTheSlowestGpu) {
 
 TEST(Simulation, LocalSgdCommunicatesOnceEveryPeriod) {
   const SimulationResult ddp =
-      simulate(scenario(kNicBound, {"training.iterations=9", "training.warmup=1"}), {TraceGpus::none(), false});
+      simulate(scenario(kNicBound, {"training.iterations=9", "training.warmup=1"}),
+               {TraceGpus::none(), false});
   const SimulationResult local =
       simulate(scenario(kNicBound, {"training.iterations=9", "training.warmup=1",
                                     "sync.strategy=local-sgd", "sync.local_sgd.period=3"}),

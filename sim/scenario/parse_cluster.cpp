@@ -1,9 +1,9 @@
 // The `cluster:` section: nodes, GPUs, and the links between them.
-#include "sim/profile/platform_file.h"
 #include <algorithm>
 #include <cmath>
 
 #include "sim/cost/transport_rates.h"
+#include "sim/profile/platform_file.h"
 #include "sim/scenario/gpu_presets.h"
 #include "sim/scenario/scenario_sections.h"
 
