@@ -9,6 +9,7 @@
 #include <limits>
 #include <string>
 
+#include "sim/profile/alpha_beta_fit.h"
 #include "sim/profile/calibration_profile.h"
 #include "sim/profile/profile_yaml.h"
 #include "sim/profile/roofline_fit.h"
@@ -182,6 +183,39 @@ TEST(Profile, WrittenProfileLoadsBackEqualToTheLastBit) {
   ASSERT_EQ(s.fit.size(), 2u);
   EXPECT_EQ(s.fit[0].beta, 3.3e-10);
   EXPECT_TRUE(std::isinf(s.fit[1].max_bytes));
+  fs::remove_all(dir);
+}
+
+// A Gloo sweep over a shaped 1 Gbit/s veth on a loaded machine (CI, 2026-11-27): the smallest
+// sizes rise with their bytes, so the non-negative fit's first range passes through the origin
+// (alpha 0). What `ddpsim calibrate` writes must load: the scenario that used it failed with
+// "the time at min_bytes (0 B) must be positive".
+TEST(Profile, FitThroughTheOriginLoadsBack) {
+  const std::vector<double> bytes = {8,     16,     32,     64,     128,     256,     512,
+                                     1024,  2048,   4096,   8192,   16384,   32768,   65536,
+                                     131072, 262144, 524288, 1048576, 2097152, 4194304, 8388608};
+  const std::vector<double> seconds = {
+      3.169e-4, 1.0166e-3, 1.6035e-3, 2.0162e-3, 1.686e-3, 1.867e-3, 2.8758e-3,
+      3.2248e-3, 1.4665e-3, 2.1965e-3, 1.9338e-3, 1.535e-3, 1.3202e-3, 7.074e-4,
+      1.2274e-3, 4.5283e-3, 8.8434e-3, 1.023e-2,  1.8685e-2, 3.7436e-2, 7.4229e-2};
+  CalibrationProfile p = full_profile();
+  CollectiveSweep& sweep = p.collectives[0];
+  sweep.samples.clear();
+  const AlphaBetaFit fit = fit_alpha_beta(bytes, seconds);
+  for (size_t i = 0; i < bytes.size(); ++i)
+    sweep.samples.push_back({bytes[i], seconds[i], fit.rel_error[i]});
+  sweep.fit = fit.ranges;
+  ASSERT_EQ(fit.ranges.front().alpha, 0);  // the case this test is for
+  const fs::path dir = fresh_dir("origin");
+  const std::string path = (dir / "p.yaml").string();
+  write_profile(p, path);
+  const CalibrationProfile back = load_profile(path);
+  ASSERT_EQ(back.collectives[0].fit.size(), fit.ranges.size());
+  for (double b : {1.0, 8.0, 1e3, 1e6, 1e8}) {
+    EXPECT_GT(alpha_beta_predict(back.collectives[0].fit, b), 0) << b;
+    EXPECT_DOUBLE_EQ(alpha_beta_predict(back.collectives[0].fit, b),
+                     alpha_beta_predict(fit.ranges, b));
+  }
   fs::remove_all(dir);
 }
 

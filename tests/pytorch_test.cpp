@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -191,14 +192,18 @@ TEST(DdpBuckets, Gpt2Small) { expect_ddp_buckets("gpt2-small"); }
 
 // `export --time` on this CPU, then `ddpsim simulate` of one GPU in profile mode: its step
 // (forward + backward of every layer + the SGD-with-momentum update) against the same model's
-// training step measured by the script's own loop. The machine may be shared: each attempt
-// records the load; a miss under a load above the core count is retried, and only a miss on a
-// quiet enough machine fails.
+// training step measured by the script's own loop, in its own process, before and after the
+// exporter. This machine is a shared VM whose speed changes within seconds (ten-step medians of
+// one loop in one process ranged from 67 to 114 ms): the test passes on the first attempt within
+// 10 %; after four misses it fails when at least one attempt was steady (load at most the core
+// count, and the loop's medians before and after the exporter within 10 % of each other) and
+// skips with every attempt's numbers otherwise. A systematic error above 10 % misses them all.
 void expect_predicted_step(const std::string& name) {
   REQUIRE_TORCH();
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
   std::string attempts;
-  for (int attempt = 1; attempt <= 3; ++attempt) {
+  bool steady = false;
+  for (int attempt = 1; attempt <= 4; ++attempt) {
     const fs::path dir = kScratch.fresh("step-" + name + "-" + std::to_string(attempt));
     const testing::Exited r = python("step_time.py", {"--case", name, "--out", dir.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -217,17 +222,20 @@ void expect_predicted_step(const std::string& name) {
     const double real = measured["measured_step_s"];
     const double load =
         std::max(measured["load_before"].get<double>(), measured["load_after"].get<double>());
+    const double drift = measured["after_over_before"].get<double>() - 1;
     const double error = predicted / real - 1;
-    const std::string line = "attempt " + std::to_string(attempt) + ": predicted " +
-                             std::to_string(predicted) + " s, measured " + std::to_string(real) +
-                             " s (" + std::to_string(100 * error) + " %), load " +
-                             std::to_string(load) + " on " + std::to_string(cores) + " cores\n";
+    const std::string line =
+        fmt::format("attempt {}: predicted {:.4f} s, measured {:.4f} s ({:+.1f} %), load {:.2f} on "
+                    "{} cores, the loop after the exporter {:+.1f} % against before\n",
+                    attempt, predicted, real, 100 * error, load, cores, 100 * drift);
     std::printf("%s: %s", name.c_str(), line.c_str());
     attempts += line;
     if (std::abs(error) <= 0.10) return;
-    if (load <= cores) FAIL() << "off by more than 10 % on a quiet machine:\n" << attempts;
+    steady = steady || (load <= cores && std::abs(drift) <= 0.10);
   }
-  GTEST_SKIP() << "the machine stayed busy (load above " << cores << " cores) in all attempts:\n"
+  if (steady) FAIL() << "off by more than 10 % in four attempts, on a steady machine:\n" << attempts;
+  GTEST_SKIP() << "the machine was busy (load above " << cores
+               << " cores) or changed speed by more than 10 % within every attempt:\n"
                << attempts;
 }
 

@@ -376,10 +376,13 @@ std::vector<AlphaBetaPoint> read_fit(const Reader& r, const YAML::Node& node,
       r.fail(row["min_bytes"], w + ".min_bytes: ranges must be contiguous: expected " +
                                    fmt::format("{}", fit.back().max_bytes) +
                                    " (the previous range's max_bytes)");
+    // Every size above min_bytes must take time; a first range through the origin (alpha 0,
+    // beta > 0) does, and is what `ddpsim calibrate`'s non-negative fit gives when the smallest
+    // sizes are dominated by their bytes.
     const double start = p.alpha + p.beta * p.min_bytes;
-    if (!(start > 0))
-      r.fail(alpha, fmt::format("{}.alpha: the time at min_bytes ({} B) must be positive, got "
-                                "{} s (alpha + beta * min_bytes)",
+    if (!(start > 0) && !(start == 0 && p.beta > 0))
+      r.fail(alpha, fmt::format("{}.alpha: the time at min_bytes ({} B) must not be negative, "
+                                "got {} s (alpha + beta * min_bytes)",
                                 w, p.min_bytes, start));
     if (!fit.empty()) {
       const double before = fit.back().alpha + fit.back().beta * p.min_bytes;

@@ -63,7 +63,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--case", choices=sorted(CASES), required=True)
     parser.add_argument("--out", required=True)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=10)
     a = parser.parse_args()
     os.makedirs(a.out, exist_ok=True)
     factory_spec, factory_args, inputs, batch = CASES[a.case]
@@ -76,7 +76,7 @@ def main():
     before = plain_steps(factory, kwargs, specs, batch, a.repeats)
     model_file = os.path.join(a.out, "model.yaml")
     command = [sys.executable, os.path.join(CALIBRATE, "ddpsim_torch.py"), "export", factory_spec,
-               "--batch", str(batch), "--time", "--repeats", str(a.repeats), "--warmup", "2",
+               "--batch", str(batch), "--time", "--repeats", str(a.repeats), "--warmup", "3",
                "--name", a.case, "-o", model_file]
     for s in inputs:
         command += ["--input", s]
@@ -89,6 +89,7 @@ def main():
     after = plain_steps(factory, kwargs, specs, batch, a.repeats)
     load_after = load()
     result = {"case": a.case, "batch": batch, "measured_step_s": statistics.median(before + after),
+              "after_over_before": statistics.median(after) / statistics.median(before),
               "before_s": before, "after_s": after, "load_before": load_before,
               "load_after": load_after, "torch_threads": torch.get_num_threads(),
               "exporter": exporter.stdout.strip()}
