@@ -191,12 +191,12 @@ TEST(Profile, WrittenProfileLoadsBackEqualToTheLastBit) {
 // (alpha 0). What `ddpsim calibrate` writes must load: the scenario that used it failed with
 // "the time at min_bytes (0 B) must be positive".
 TEST(Profile, FitThroughTheOriginLoadsBack) {
-  const std::vector<double> bytes = {8,     16,     32,     64,     128,     256,     512,
-                                     1024,  2048,   4096,   8192,   16384,   32768,   65536,
+  const std::vector<double> bytes = {8,      16,     32,     64,      128,     256,     512,
+                                     1024,   2048,   4096,   8192,    16384,   32768,   65536,
                                      131072, 262144, 524288, 1048576, 2097152, 4194304, 8388608};
   const std::vector<double> seconds = {
-      3.169e-4, 1.0166e-3, 1.6035e-3, 2.0162e-3, 1.686e-3, 1.867e-3, 2.8758e-3,
-      3.2248e-3, 1.4665e-3, 2.1965e-3, 1.9338e-3, 1.535e-3, 1.3202e-3, 7.074e-4,
+      3.169e-4,  1.0166e-3, 1.6035e-3, 2.0162e-3, 1.686e-3,  1.867e-3,  2.8758e-3,
+      3.2248e-3, 1.4665e-3, 2.1965e-3, 1.9338e-3, 1.535e-3,  1.3202e-3, 7.074e-4,
       1.2274e-3, 4.5283e-3, 8.8434e-3, 1.023e-2,  1.8685e-2, 3.7436e-2, 7.4229e-2};
   CalibrationProfile p = full_profile();
   CollectiveSweep& sweep = p.collectives[0];

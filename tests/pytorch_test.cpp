@@ -3,13 +3,13 @@
 // against a measured training step, and an imported torch.profiler trace against the step it
 // recorded. Each test runs a script of tests/torch/ with Debian's /usr/bin/python3 (or
 // $DDPSIM_PYTHON) and skips, saying why, where torch or torchvision cannot be imported.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -224,16 +224,17 @@ void expect_predicted_step(const std::string& name) {
         std::max(measured["load_before"].get<double>(), measured["load_after"].get<double>());
     const double drift = measured["after_over_before"].get<double>() - 1;
     const double error = predicted / real - 1;
-    const std::string line =
-        fmt::format("attempt {}: predicted {:.4f} s, measured {:.4f} s ({:+.1f} %), load {:.2f} on "
-                    "{} cores, the loop after the exporter {:+.1f} % against before\n",
-                    attempt, predicted, real, 100 * error, load, cores, 100 * drift);
+    const std::string line = fmt::format(
+        "attempt {}: predicted {:.4f} s, measured {:.4f} s ({:+.1f} %), load {:.2f} on "
+        "{} cores, the loop after the exporter {:+.1f} % against before\n",
+        attempt, predicted, real, 100 * error, load, cores, 100 * drift);
     std::printf("%s: %s", name.c_str(), line.c_str());
     attempts += line;
     if (std::abs(error) <= 0.10) return;
     steady = steady || (load <= cores && std::abs(drift) <= 0.10);
   }
-  if (steady) FAIL() << "off by more than 10 % in four attempts, on a steady machine:\n" << attempts;
+  if (steady)
+    FAIL() << "off by more than 10 % in four attempts, on a steady machine:\n" << attempts;
   GTEST_SKIP() << "the machine was busy (load above " << cores
                << " cores) or changed speed by more than 10 % within every attempt:\n"
                << attempts;
