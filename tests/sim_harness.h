@@ -27,10 +27,9 @@ namespace ddpsim::testing {
 // records a test failure with the child's error and returns an empty vector.
 inline std::vector<double> run_in_engine(const std::function<std::vector<double>()>& body) {
   IsolatedResult result = run_isolated([&body]() {
-    static char program[] = "ddpsim_test";
-    static char* argv[] = {program, nullptr};
-    int argc = 1;
-    new simgrid::s4u::Engine(&argc, argv);  // never destroyed: the child exits right after
+    EngineCommandLine command_line;
+    // Never destroyed: the child exits right after.
+    new simgrid::s4u::Engine(&command_line.argc, command_line.argv);
     configure_network_model();
     std::string out;
     char buf[40];

@@ -42,10 +42,8 @@ RankCollective make_collective(const Scenario& s, Transport* transport, Collecti
 }
 
 nlohmann::json run_sweep(const Scenario& s, CollectiveOp op, const std::vector<double>& sizes) {
-  int argc = 1;
-  char arg0[] = "ddpsim";
-  char* argv[] = {arg0, nullptr};
-  simgrid::s4u::Engine engine(&argc, argv);
+  EngineCommandLine command_line;
+  simgrid::s4u::Engine engine(&command_line.argc, command_line.argv);
   configure_network_model();
   ClusterPlatform platform = build_cluster_platform(s.cluster, PlatformExtras{});
   Transport transport(platform, nullptr);

@@ -24,15 +24,6 @@
 #include "sim/util/input_error.h"
 #include "sim/util/isolated.h"
 
-// AddressSanitizer (GCC defines the first, clang answers the second).
-#if defined(__SANITIZE_ADDRESS__)
-#define DDPSIM_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define DDPSIM_ADDRESS_SANITIZER 1
-#endif
-#endif
-
 namespace ddpsim {
 namespace {
 
@@ -183,21 +174,8 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
   for (std::string& w : alpha_beta_warnings(scenario, collectives))
     warnings.push_back(std::move(w));
 
-  int argc = 1;
-  char arg0[] = "ddpsim";
-  char* argv[] = {arg0, nullptr, nullptr, nullptr};
-#ifdef DDPSIM_ADDRESS_SANITIZER
-  // --max-wall stops actors by unwinding their stacks, which ASan cannot follow through
-  // SimGrid's own context switches (false stack-buffer-overflow reports): use system threads.
-  // The engine picks its context factory when it is created, from the command line.
-  char quiet[] = "--log=xbt_cfg.thres:warning";
-  char thread_contexts[] = "--cfg=contexts/factory:thread";
-  if (options.max_wall_seconds > 0) {
-    argv[argc++] = quiet;
-    argv[argc++] = thread_contexts;
-  }
-#endif
-  simgrid::s4u::Engine engine(&argc, argv);
+  EngineCommandLine command_line;
+  simgrid::s4u::Engine engine(&command_line.argc, command_line.argv);
   configure_network_model();
   ClusterPlatform platform = build_cluster_platform(scenario.cluster, platform_extras(scenario));
 

@@ -108,6 +108,17 @@ struct ClusterPlatform {
 // silences SimGrid's logs below critical.
 void configure_network_model();
 
+// The command line every simgrid::s4u::Engine of ddpsim is created with (the engine picks its
+// context factory from it, not from set_config). Under AddressSanitizer it selects system-thread
+// contexts: SimGrid unwinds an actor's stack when it kills it (--max-wall, an error thrown
+// inside the simulation, daemon actors at the end) and ASan cannot follow that through
+// SimGrid's own context switches (false stack-buffer-overflow reports, a warning on stderr).
+struct EngineCommandLine {
+  EngineCommandLine();
+  int argc = 0;
+  char* argv[4] = {};
+};
+
 // Creates every zone, host and link, seals the platform, and returns the handles.
 ClusterPlatform build_cluster_platform(const ClusterSpec& spec, const PlatformExtras& extras);
 

@@ -5,7 +5,27 @@
 
 #include "sim/platform/cluster_platform.h"
 
+// AddressSanitizer (GCC defines the first, clang answers the second).
+#if defined(__SANITIZE_ADDRESS__)
+#define DDPSIM_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DDPSIM_ADDRESS_SANITIZER 1
+#endif
+#endif
+
 namespace ddpsim {
+
+EngineCommandLine::EngineCommandLine() {
+  static char program[] = "ddpsim";
+  argv[argc++] = program;
+#ifdef DDPSIM_ADDRESS_SANITIZER
+  static char quiet[] = "--log=xbt_cfg.thres:warning";
+  static char thread_contexts[] = "--cfg=contexts/factory:thread";
+  argv[argc++] = quiet;
+  argv[argc++] = thread_contexts;
+#endif
+}
 
 void configure_network_model() {
   // Before any set_config: each change is otherwise announced at xbt_cfg/INFO.
