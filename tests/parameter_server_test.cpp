@@ -1,8 +1,9 @@
 // Parameter servers on the SimGrid platform: the pipelined push/pull closed forms (dedicated,
-// colocated on every node, a server CPU that binds) to 1e-6, byte volumes, keys spread over the
-// servers (no single-server incast), and that more dedicated servers never slow a step. The
-// component runs inside the real worker loop with a hand-made iteration plan (units of given
-// bytes, no compute, workers' optimizer free), so a step is the synchronisation alone.
+// colocated on every node, a server CPU that binds, priority's first layer waiting behind the
+// partition on the wire) to 1e-6, byte volumes, keys spread over the servers (no single-server
+// incast), and that more dedicated servers never slow a step. The component runs inside the real
+// worker loop with a hand-made iteration plan (units of given bytes, no compute, workers' optimizer
+// free), so a step is the synchronisation alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,13 +46,16 @@ struct PsJob {
   int threads = 4;                // server engine threads
   int steps = 1;
   double backward = 0;  // seconds of backward before the units are ready
+  double gap = 0;       // seconds of backward between one unit and the next
   double jitter = 0;    // lognormal sigma of a per-step compute slowdown
+  CommSchedule schedule = CommSchedule::kFifo;
 };
 
 struct PsOutcome {
   double step = 0;  // latest worker's end of the last step / steps
   double sent = 0, received = 0;
   std::array<double, kLinkClasses> per_class{};
+  std::vector<double> unit_time;  // per unit: ready on GPU 0 until back there, mean over steps
 };
 
 Scenario scenario_of(const PsJob& job) {
@@ -63,6 +67,7 @@ Scenario scenario_of(const PsJob& job) {
   s.sync.strategy = SyncStrategy::kParameterServer;
   s.sync.bucket_cap = 0;
   s.sync.partition = job.partition;
+  s.sync.schedule = job.schedule;
   s.sync.ps.servers = job.byteps_cpu_servers >= 0 ? job.byteps_cpu_servers : job.servers;
   s.sync.ps.placement = job.placement;
   s.sync.ps.key_placement = job.keys;
@@ -88,9 +93,10 @@ IterationPlan plan_of(const PsJob& job) {
     plan.buckets.push_back(bucket);
     plan.gradient_bytes += bucket.bytes;
   }
-  plan.backward_segments.assign(job.units.size() + 1, 0.0);
+  plan.backward_segments.assign(job.units.size() + 1, job.gap);
   plan.backward_segments[0] = job.backward;
-  plan.compute.backward = job.backward;
+  plan.backward_segments.back() = 0;
+  plan.compute.backward = job.backward + job.gap * (static_cast<double>(job.units.size()) - 1);
   return plan;
 }
 
@@ -116,14 +122,16 @@ PsOutcome run_ps(const PsJob& job) {
     for (const auto& [h, b] : ctx.traffic.received) received += b;
     std::vector<double> out = {end / job.steps, sent, received};
     out.insert(out.end(), ctx.traffic.bytes_per_class.begin(), ctx.traffic.bytes_per_class.end());
+    for (const BucketReport& b : ctx.sync->bucket_reports()) out.push_back(b.comm_time);
     return out;
   });
   PsOutcome o;
-  if (v.size() != 3 + kLinkClasses) return o;
+  if (v.size() != 3 + kLinkClasses + job.units.size()) return o;
   o.step = v[0];
   o.sent = v[1];
   o.received = v[2];
-  std::copy(v.begin() + 3, v.end(), o.per_class.begin());
+  std::copy(v.begin() + 3, v.begin() + 3 + kLinkClasses, o.per_class.begin());
+  o.unit_time.assign(v.begin() + 3 + kLinkClasses, v.end());
   return o;
 }
 
@@ -195,6 +203,44 @@ TEST(ParameterServerClosedForm, ServerSideUpdateDelaysEachPartitionsPulls) {
   job.update = PsUpdate::kServer;
   const double transfer = kAlphaNic + kS * 4 / 25e9;
   expect_relative(run_ps(job).step, 2 * transfer + kS / 4 * 4 / kServerUpdateFlopsPerSecond);
+}
+
+// Why one more server can slow an ordered schedule by more than the pipeline fill
+// (tests/sync_properties_test.cpp derives the bound from this). One worker (n = 1, free sums, so a
+// partition's pull is due the latency alpha after its push's last byte), B = 25 GB/s, servers
+// four times faster. Unit A, the later layer, is ready first: four partitions of s; unit F, the
+// first layer, one partition of f = s/2, is ready b = s/(2B) later. Priority sends F first, but a
+// message already on the wire is not preempted, in either direction:
+//   k = 1: push A0 [0, s/B]; F waits for it and crosses in f/B, due at s/B + f/B + alpha; the
+//          pull of A0 is on the wire until 2s/B + alpha, then F crosses:
+//            F's time = 2s/B + f/B + 2 alpha - b = 2 s/B + 2 alpha;
+//   k = 2: least-loaded placement: A0, A2 and F on server 0, A1, A3 on server 1. The two
+//          connections share the worker's link, so every crossing takes twice as long: A0's push
+//          ends at 2s/B, F's at 3s/B (due 3s/B + alpha), A0's pull holds server 0's connection
+//          until 4s/B + alpha, and F's pull shares the link with A3's:
+//            F's time = 4s/B + 2f/B + 2 alpha - b = 4.5 s/B + 2 alpha.
+// The difference, 2.5 s/B, is 2.5 times what one more server costs the step that waits for every
+// unit: A, back last, takes 5.5 s/B + 2 alpha with k = 1 and 6.5 s/B + 2 alpha with k = 2, the
+// s/B of the closed form's pipeline fill. F waits up to one connection period T(k) = k s/B behind
+// a partition on the wire in each direction, and how much of it is left is a phase that moves
+// with k.
+TEST(ParameterServerClosedForm, OrderedScheduleWaitsBehindThePartitionOnTheWire) {
+  const double s = kS / 8, f = s / 2, b = s / (2 * 25e9);
+  for (int k : {1, 2}) {
+    SCOPED_TRACE(std::to_string(k) + " servers");
+    PsJob job{make_cluster(1, 1)};
+    job.servers = k;
+    job.server_bandwidth = 100e9;
+    job.partition = s;
+    job.units = {4 * s, f};  // A (layer 1, ready first), F (layer 0)
+    job.gap = b;
+    job.schedule = CommSchedule::kPriority;
+    const PsOutcome o = run_ps(job);
+    ASSERT_EQ(o.unit_time.size(), 2u);
+    const double first = k == 1 ? 2 * s / 25e9 + f / 25e9 - b : 4 * s / 25e9 + 2 * f / 25e9 - b;
+    expect_relative(o.unit_time[1], first + 2 * kAlphaNic);
+    expect_relative(o.unit_time[0], (k == 1 ? 5.5 : 6.5) * s / 25e9 + 2 * kAlphaNic);
+  }
 }
 
 TEST(ParameterServerBytes, PushAndPullMoveEachUnitOncePerNodeEachWay) {

@@ -2,7 +2,9 @@
 // all-reduce: small clusters, small MLPs, every scheduling option drawn at random), each simulated
 // a few times through simulate():
 //   - a compute jitter of sigma = 0.001 moves throughput by less than 1 %;
-//   - one more parameter server never slows a step by more than 0.5 %;
+//   - one more parameter server never slows a step by more than 0.5 % plus one partition's time
+//     on the tighter link, plus the waits behind partitions already on the wire under priority
+//     or forward-order pulls (the derivations are at the check);
 //   - doubling every bandwidth never slows a step;
 //   - with one GPU 1.5x slower, the label is never communication-bound when 10x the bandwidth
 //     gains less than 1 % (waiting for the slow GPU is straggler_wait, not communication).
@@ -14,7 +16,6 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -129,14 +130,10 @@ std::string describe(int seed, const Draw& d) {
   return out;
 }
 
-// Seeds where one more server is slower than the allowance under the drawn schedule, measured
-// 2026-11-27 (step with k+1 servers against k): 10 (priority) +2.93 %, 12 (priority) +1.74 %,
-// 66 (fifo, forward pulls) +4.54 %, against allowances of +2.4 %, +1.3 % and +1.7 %. Not
-// explained yet (docs/sync-comparison.md); any other seed exceeding fails.
-const std::set<int> kDrawnScheduleExceeds = {10, 12, 66};
-
 void check_properties(int first_seed) {
   int stragglers_checked = 0, straggler_labels = 0, judged = 0, drawn_checked = 0;
+  double drawn_most = 0;  // the largest share of the drawn schedule's allowance used
+  int drawn_most_seed = -1;
   for (int seed = first_seed; seed < 100; seed += 2) {
     const Draw d = draw(seed);
     SCOPED_TRACE(describe(seed, d));
@@ -163,9 +160,7 @@ void check_properties(int first_seed) {
       // busiest server at most one partition above its share, n s/B_s on its link. The
       // allowance is the larger of the two, plus 0.5 % for what the closed form leaves out
       // (compute overlap, bucket boundaries, latency per message). Asserted with BytePS's
-      // schedule (fifo, eager pulls). Under the drawn schedule (priority, TensorFlow's pulls in
-      // forward order), where the next forward waits for the first layers' keys and their
-      // servers move with k, the bound does NOT hold everywhere: see kDrawnScheduleExceeds.
+      // schedule (fifo, eager pulls).
       const double grain = d.partition * std::max(1 / d.nic, d.nodes / d.server);
       std::vector<std::string> fifo = d.set;
       fifo.insert(fifo.end(), {"sync.schedule=fifo", "sync.ps.pull=eager"});
@@ -173,19 +168,49 @@ void check_properties(int first_seed) {
       fifo.push_back("sync.ps.servers=" + std::to_string(d.servers + 1));
       EXPECT_LE(run(fifo).iteration_time, step * 1.005 + grain) << "one more server (fifo, eager)";
       if (d.priority || d.forward_pull) {
+        // Under the drawn schedule (priority, TensorFlow's pulls in forward order) the next
+        // forward waits for the first layers' partitions, and they go first only inside each
+        // connection: a message already on the wire is not preempted. A connection period
+        //   T(k) = s max(k/B_w, n/B_s)     dedicated: k connections share a worker's link, n a
+        //                                  server's (pipelined_ps_time()),
+        //   T(k) = s (k + n - 2)/B_w       colocated: a node's link carries its pushes to the
+        //                                  k-1 other servers and its server's pulls to the n-1
+        //                                  other nodes,
+        // is what one partition takes while every connection of its links is busy. In each
+        // direction that orders them, the critical partition can find a lower-priority one on
+        // the wire of its connection with anything from 0 to T(k) left, a phase set by where
+        // every earlier partition went, which moves with k; and its own crossing grows with k
+        // by at most the grain, as the last partition's does in the closed form. With pulls in
+        // forward order and fifo pushes that is one direction (the critical partition's push is
+        // the last of the fifo stream, covered above): grain + T(k+1). Priority orders the
+        // pushes as well, and its credit (5 partitions in flight) can hold the critical push
+        // until one in flight lands (within T) before it queues behind the one on its own
+        // connection's wire (another T): 2 grain + 3 T(k+1) in all. The mechanism on a
+        // hand-made case, to 1e-6, with one and two servers: parameter_server_test.cpp,
+        //   ParameterServerClosedForm.OrderedScheduleWaitsBehindThePartitionOnTheWire.
+        // Measured 2026-11-27 (0.5 % + grains + periods): seed 66 (fifo, forward pulls, 3 -> 4
+        // dedicated servers) +2.471 ms against 0.272 + 0.649 + 2.598 = 3.519 allowed; seed 10
+        // (priority, colocated, 1 -> 2) +0.818 ms against 0.140 + 2 x 0.524 + 3 x 0.524 = 2.761;
+        // seed 12 (priority, dedicated, 1 -> 2) +0.301 ms against 0.087 + 2 x 0.139 + 3 x 0.279
+        // = 1.201. Over the 287 drawn-schedule scenarios of seeds 0 to 1098, 22 exceed the fifo
+        // allowance and none this one (at most 70 % of it used, seed 66; 40 % under priority);
+        // docs/sync-comparison.md.
         std::vector<std::string> drawn = d.set;
         drawn.push_back("sync.ps.servers=" + std::to_string(d.servers + 1));
         const double more = run(drawn).iteration_time;
+        const double k = d.servers + 1, n = d.nodes;
+        const double period =
+            d.partition * (d.colocated ? (k + n - 2) / d.nic : std::max(k / d.nic, n / d.server));
+        const double allowed =
+            base.iteration_time * 0.005 + grain + period + (d.priority ? grain + 2 * period : 0);
         ++drawn_checked;
-        if (more > base.iteration_time * 1.005 + grain) {
-          std::printf(
-              "one more server, drawn schedule (%s%s): seed %d %+.2f %% (allowed %+.2f %%)\n",
-              d.priority ? "priority" : "fifo", d.forward_pull ? ", forward pulls" : "", seed,
-              100 * (more / base.iteration_time - 1), 100 * (0.005 + grain / base.iteration_time));
-          EXPECT_TRUE(kDrawnScheduleExceeds.count(seed))
-              << "one more server (the drawn schedule and pulls): " << more << " s against "
-              << base.iteration_time << " s";
+        if ((more - base.iteration_time) / allowed > drawn_most) {
+          drawn_most = (more - base.iteration_time) / allowed;
+          drawn_most_seed = seed;
         }
+        EXPECT_LE(more, base.iteration_time + allowed)
+            << "one more server (the drawn schedule and pulls): " << more << " s against "
+            << base.iteration_time << " s, waiting period " << period << " s";
       }
     }
 
@@ -212,7 +237,10 @@ void check_properties(int first_seed) {
     }
   }
   if (first_seed % 2 == 0) {
-    std::printf("one more server under the drawn schedule: %d scenarios checked\n", drawn_checked);
+    std::printf(
+        "one more server under the drawn schedule: %d scenarios checked, at most %.0f %% of the "
+        "allowance used (seed %d)\n",
+        drawn_checked, 100 * drawn_most, drawn_most_seed);
     EXPECT_GE(drawn_checked, 10);
   }
   // The straggler check must have had cases to judge.
