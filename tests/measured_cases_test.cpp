@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
@@ -103,14 +104,16 @@ TEST(MeasuredCases, ValidateReportsThePointInTheLocalGroup) {
   const fs::path dir = folder_with_scenario("command");
   std::ofstream(dir / "m.json") << kGood;
   const testing::Exited r =
-      testing::run_program({kBinary, "validate", "--measured", (dir / "m.json").string(), "-o",
-                            (dir / "out").string(), "--no-plot"},
+      testing::run_program({kBinary, "validate", "--measured", (dir / "m.json").string(),
+                            "--measured-only", "-o", (dir / "out").string(), "--no-plot"},
                            kScratch);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("local-p"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("local"), std::string::npos) << r.out;
   const std::string csv = testing::read_text(dir / "out" / "validation.csv");
   EXPECT_NE(csv.find("local-p,local,ok,iteration_time,s,0.25"), std::string::npos) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2) << "the header and the one point:\n"
+                                                         << csv;
 }
 
 TEST(MeasuredCases, ValidateExitsTwoAtTheMistake) {

@@ -10,7 +10,8 @@
 //
 // --measured FILE adds the points of a measurement file of the machine at hand
 // (sim/validation/measured_cases.h, written by calibrate/pytorch/ground_truth.py): each point's
-// generated scenario is simulated like a published one and reported in the group `local`.
+// generated scenario is simulated like a published one and reported in the group `local`;
+// --measured-only leaves the published cases out.
 //
 // Exit code 0 when every non-pending scenario simulated; 1 when one failed, or when
 // --max-median / --max-case are given and exceeded; 2 for a malformed scenario or section.
@@ -49,6 +50,7 @@ namespace fs = std::filesystem;
 struct Options {
   std::string dir;       // default: the bundled scenarios/validation (install_paths.h)
   std::string measured;  // a measurement file of the machine at hand (measured_cases.h)
+  bool measured_only = false;
   std::string out_dir = "out/validation";
   int jobs = 0;
   double max_median = 0;
@@ -100,8 +102,11 @@ void draw_plot(const std::string& csv, const std::string& png) {
 }
 
 int run() {
+  if (opts.measured_only && opts.measured.empty())
+    throw InputError({"<--measured-only>"}, "needs --measured FILE (the points to predict)");
   if (opts.dir.empty()) opts.dir = scenarios_directory() + "/validation";
-  std::vector<std::string> files = scenario_files(opts.dir);
+  std::vector<std::string> files;
+  if (!opts.measured_only) files = scenario_files(opts.dir);
   check_output_folder(opts.out_dir, "-o");
   std::vector<std::string> labels;  // a scenario's name in the report and in runs/
   for (const std::string& f : files) labels.push_back(fs::relative(f, opts.dir).string());
@@ -242,6 +247,8 @@ const bool registered = register_command({
       app->add_option("--measured", opts.measured,
                       "Also predict the points of this measurement file of the machine at hand "
                       "(calibrate/pytorch/ground_truth.py writes it), in the group local");
+      app->add_flag("--measured-only", opts.measured_only,
+                    "Predict only the points of --measured, not the published cases");
       app->add_option("-o,--out", opts.out_dir,
                       "Output folder for validation.csv, validation.png and runs/ (default "
                       "out/validation)");
