@@ -81,6 +81,15 @@ struct NodeLinks {
 struct ClusterPlatform {
   ClusterSpec spec;
   PlatformExtras extras;
+  // Nodes of the cluster the collectives stand for: spec.nodes, or under the symmetric scope
+  // (sim/cost/symmetry.h) the whole cluster's, of which spec is a slice. Collectives size their
+  // volumes, latency terms, trees and NCCL tuning by it and route their flows over the slice.
+  int logical_nodes = 0;
+  ClusterSpec logical_spec() const {
+    ClusterSpec full = spec;
+    full.nodes = logical_nodes;
+    return full;
+  }
   std::vector<simgrid::s4u::Host*> gpus;       // rank order: rank = node * gpus_per_node + local
   std::vector<simgrid::s4u::Host*> node_cpus;  // one per node (loaders, colocated servers)
   std::vector<simgrid::s4u::Host*> servers;    // dedicated parameter servers
