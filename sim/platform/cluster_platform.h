@@ -114,8 +114,10 @@ struct ClusterPlatform {
 
 // Call after constructing the simgrid::s4u::Engine and before the first zone is created: sets
 // CM02 without cross-traffic or TCP-gamma cap, small actor stacks (many actors at 8k GPUs), and
-// silences SimGrid's logs below critical.
-void configure_network_model();
+// silences SimGrid's logs below critical. guard_pages false: actor stacks without a guard page,
+// one memory mapping each instead of two, for runs with more actors than vm.max_map_count / 2
+// (machine_limits); an overflowing stack is then not caught.
+void configure_network_model(bool guard_pages = true);
 
 // Creates every zone, host and link, seals the platform, and returns the handles.
 ClusterPlatform build_cluster_platform(const ClusterSpec& spec, const PlatformExtras& extras);
