@@ -223,7 +223,7 @@ TEST(SymmetryEligibility, PerGpuRandomnessAndUnfoldedStrategiesRunFull) {
 TEST(SymmetryScope, AutoFoldsFrom4096GpusAndSaysWhy) {
   const ScopeDecision small = decide_scope(scenario(with_size({64, 8, 16}, {})));
   EXPECT_FALSE(small.symmetric);
-  EXPECT_EQ(small.note, "full: 512 GPUs, below auto's symmetric threshold of 4096");
+  EXPECT_EQ(small.note, "full: 512 GPUs (auto folds from 4096)");
   const ScopeDecision big = decide_scope(scenario(with_size({512, 32, 64}, {})));
   EXPECT_TRUE(big.symmetric);
   EXPECT_EQ(big.slice_nodes, 64);

@@ -115,8 +115,8 @@ ScopeDecision decide_scope(const Scenario& s) {
   } else if (!obstacle.empty() && big) {
     d.note = "full: symmetric does not fit (" + obstacle + ")";
   } else {
-    d.note = fmt::format("full: {} GPUs, below auto's symmetric threshold of {}",
-                         s.cluster.total_gpus(), kSymmetricFromGpus);
+    d.note = fmt::format("full: {} GPUs (auto folds from {})", s.cluster.total_gpus(),
+                         kSymmetricFromGpus);
   }
   return d;
 }
