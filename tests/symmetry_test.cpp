@@ -192,6 +192,23 @@ TEST(Symmetry, SameInputSameOutput) {
   EXPECT_EQ(result_to_json(run(s)).dump(), result_to_json(run(s)).dump());
 }
 
+TEST(Symmetry, TracingAGpuOutsideTheSliceIsAnInputError) {
+  const Scenario s = scenario(with_size({64, 8, 16}, {"simulation.scope=symmetric"}));
+  TraceGpus outside{TraceGpus::Kind::kList, {300}};
+  try {
+    simulate(s, {outside, false});
+    FAIL() << "expected an input error";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.message().find("--trace-gpus: GPU 300 is not simulated: the symmetric scope runs "
+                               "GPUs 0-127 of 512"),
+              std::string::npos)
+        << e.message();
+  }
+  // The slice's own GPUs trace as usual.
+  const SimulationResult r = simulate(s, {TraceGpus{TraceGpus::Kind::kList, {127}}, false});
+  EXPECT_EQ(r.traced_gpus, std::vector<int>{127});
+}
+
 // ---------------------------------------------------------------- which scenarios fold
 
 // 512 GPUs in 8 leaves, then `overrides` (which may change the size).

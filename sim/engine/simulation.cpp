@@ -217,6 +217,16 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
   ctx.scenario = &scenario;
   ctx.plan = &plan;
   ctx.platform = &platform;
+  if (scope.symmetric && options.trace.kind == TraceGpus::Kind::kList) {
+    // The slice's GPUs stand for all of them; a listed GPU outside it has no timeline of its own.
+    const int simulated = scenario.cluster.total_gpus();
+    for (int r : options.trace.ranks)
+      if (r >= simulated && r < full.cluster.total_gpus())
+        throw InputError(fmt::format(
+            "--trace-gpus: GPU {} is not simulated: the symmetric scope runs GPUs 0-{} of {}, "
+            "which stand for all of them; trace one of those, or set simulation.scope: full",
+            r, simulated - 1, full.cluster.total_gpus()));
+  }
   ctx.traced_ranks.assign(scenario.cluster.total_gpus(), false);
   for (int rank : traced_ranks(scenario, options.trace)) ctx.traced_ranks[rank] = true;
   ctx.meter = std::make_unique<LinkMeter>(platform);
