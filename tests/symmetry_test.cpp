@@ -132,6 +132,10 @@ const std::vector<Case> kCases = {
      {"sync.algorithm=hierarchical", "cluster.fabric.oversubscription=16"}},
     {"local-sgd", {"sync.strategy=local-sgd", "sync.local_sgd.period=2"}},
     {"shared-store", kSharedStore},
+    {"ps-dedicated", {"sync.strategy=ps", "sync.ps.servers=4"}},
+    {"ps-worker-update-oversubscribed-4",
+     {"sync.strategy=ps", "sync.ps.servers=2", "sync.ps.update=worker",
+      "sync.ps.server_bandwidth=400Gbps", "cluster.fabric.oversubscription=4"}},
 };
 
 // 64 GPUs in 4 leaves, 512 GPUs in 8 leaves: two leaves run.
@@ -232,7 +236,13 @@ TEST(SymmetryEligibility, PerGpuRandomnessAndUnfoldedStrategiesRunFull) {
   EXPECT_EQ(obstacle({}), "");
   EXPECT_EQ(obstacle({"stragglers.sigma=0.1"}), "stragglers drawn per GPU");
   EXPECT_EQ(obstacle({"stragglers.fixed={3: 1.5}"}), "stragglers set on single GPUs");
-  EXPECT_NE(obstacle({"sync.strategy=ps"}).find("parameter servers"), std::string::npos);
+  EXPECT_NE(obstacle({"sync.strategy=ps", "sync.ps.placement=colocated"}).find("colocated"),
+            std::string::npos);
+  EXPECT_NE(obstacle({"sync.strategy=ps", "sync.ps.placement=byteps"}).find("BytePS"),
+            std::string::npos);
+  EXPECT_NE(obstacle({"sync.strategy=ps", "sync.ps.mode=async"}).find("asynchronous"),
+            std::string::npos);
+  EXPECT_EQ(obstacle({"sync.strategy=ps"}), "");  // dedicated, synchronous: folds
   EXPECT_EQ(obstacle({"sync.mode=chunked"}), "chunked collective mode");
   EXPECT_NE(obstacle({"sync.algorithm=halving-doubling"}).find("halving-doubling"),
             std::string::npos);
@@ -264,12 +274,12 @@ TEST(SymmetryScope, AutoFoldsFrom4096GpusAndSaysWhy) {
 
 TEST(SymmetryScope, ForcingSymmetricWhereItDoesNotFitNamesWhatIsSupported) {
   try {
-    decide_scope(
-        scenario(with_size({64, 8, 16}, {"sync.strategy=ps", "simulation.scope=symmetric"})));
+    decide_scope(scenario(with_size({64, 8, 16}, {"sync.strategy=ps", "sync.ps.placement=colocated",
+                                                  "simulation.scope=symmetric"})));
     FAIL() << "expected an input error";
   } catch (const InputError& e) {
     EXPECT_NE(e.message().find("simulation.scope: symmetric does not fit this scenario: "
-                               "parameter servers"),
+                               "colocated and BytePS parameter servers"),
               std::string::npos)
         << e.message();
     EXPECT_NE(e.message().find("symmetric scope supports all-reduce and local SGD"),

@@ -12,8 +12,8 @@ namespace {
 
 const char* kSupported =
     "symmetric scope supports all-reduce and local SGD with algorithm ring, hierarchical, tree "
-    "or auto in flow mode, FIFO bucket order, without alpha-beta tables, stragglers or loader "
-    "stalls, on full leaves";
+    "or auto in flow mode, and synchronous dedicated parameter servers, FIFO bucket order, "
+    "without alpha-beta tables, stragglers or loader stalls, on full leaves";
 
 // Tree neighbours of the busiest node over both trees of NCCL's double binary tree: with equal
 // flows on every tree edge, the tree's flow time is set by this count alone.
@@ -41,8 +41,12 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
   if (s.stragglers.kind != StragglerKind::kNone)
     return s.stragglers.kind == StragglerKind::kFixed ? "stragglers set on single GPUs"
                                                       : "stragglers drawn per GPU";
-  if (sync.strategy == SyncStrategy::kParameterServer)
-    return "parameter servers are not folded (only all-reduce and local SGD are)";
+  if (sync.strategy == SyncStrategy::kParameterServer) {
+    if (sync.ps.placement != PsPlacement::kDedicated)
+      return "colocated and BytePS parameter servers are not folded (servers on the nodes)";
+    if (sync.ps.mode != PsMode::kSync)
+      return "asynchronous parameter servers are not folded (workers drift apart)";
+  }
   if (!sync.alpha_beta.empty() || !sync.alpha_beta_table.empty())
     return "an alpha-beta table times the calls (no links to fold)";
   if (sync.mode == CollectiveMode::kChunked) return "chunked collective mode";
@@ -124,12 +128,20 @@ ScopeDecision decide_scope(const Scenario& s) {
 Scenario slice_scenario(const Scenario& s, int slice_nodes) {
   Scenario slice = s;
   slice.cluster.nodes = slice_nodes;
+  // Max-min fairness gives N identical clients B/N each of a resource they all share; the
+  // slice's clients get the same from B * slice/N.
+  const double share = static_cast<double>(slice_nodes) / s.cluster.nodes;
   if (!s.data.synthetic && s.data.storage == StorageKind::kShared) {
-    // Max-min fairness gives N identical clients B/N each; the slice's clients get the same
-    // from B * slice/N.
-    const double share = static_cast<double>(slice_nodes) / s.cluster.nodes;
     slice.data.storage_bandwidth *= share;
     slice.data.storage_iops *= share;
+  }
+  if (s.sync.strategy == SyncStrategy::kParameterServer) {
+    // A dedicated server's NIC carries every worker's pushes and pulls: its share scales to the
+    // slice's workers. (Its sums of every worker's push are folded by the servers themselves,
+    // ps_sync.cpp; the update, once per partition, does not scale.)
+    ParameterServerSpec& ps = slice.sync.ps;
+    ps.server_nic_bandwidth =
+        (ps.server_nic_bandwidth > 0 ? ps.server_nic_bandwidth : s.cluster.nic.bandwidth) * share;
   }
   return slice;
 }
