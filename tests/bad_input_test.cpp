@@ -221,6 +221,14 @@ const std::vector<BadInput>& bad_inputs() {
       {"schedule_unknown.yaml", kSimulate, "12:13",
        "sync.schedule: unknown value 'lifo'; allowed: fifo, priority"},
       {"seed_negative.yaml", kSimulate, "2:7", "seed: expected an integer >= 0, got -7"},
+      {"simulation_scope_unknown.yaml", kSimulate, "12:10",
+       "simulation.scope: unknown value 'half'; allowed: auto, full, symmetric"},
+      {"simulation_symmetric_ps.yaml", kSimulate, "15:10",
+       "simulation.scope: symmetric does not fit this scenario: colocated and BytePS parameter "
+       "servers are not folded (servers on the nodes); symmetric scope supports all-reduce and "
+       "local SGD with algorithm ring, hierarchical, tree or auto in flow mode, and synchronous "
+       "dedicated parameter servers, FIFO bucket order, without alpha-beta tables, stragglers or "
+       "loader stalls, on full leaves (or use scope full or auto)"},
       {"stall_without_duration.yaml", kSimulate, "17:3",
        "missing required key 'duration' in data.stall (how long one stall lasts, e.g. "
        "50ms)"},

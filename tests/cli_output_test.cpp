@@ -4,6 +4,7 @@
 // report.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -80,7 +81,8 @@ TEST(CliOptions, HelpShowsEveryDefault) {
   const Exited sweep = ddpsim({"sweep", "--help"});
   EXPECT_NE(sweep.out.find("-j,--jobs INT:POSITIVE=1"), std::string::npos) << sweep.out;
   const Exited bench = ddpsim({"bench", "--help"});
-  EXPECT_NE(bench.out.find("--gpus INT=[8,64,512,1024,4096,8192]"), std::string::npos) << bench.out;
+  EXPECT_NE(bench.out.find("--gpus INT=[8,64,512,4096,16384,131072]"), std::string::npos)
+      << bench.out;
   EXPECT_NE(bench.out.find("--model TEXT=resnet50"), std::string::npos) << bench.out;
   const Exited calibrate = ddpsim({"calibrate", "--help"});
   EXPECT_NE(calibrate.out.find("--repeats INT:POSITIVE=20"), std::string::npos) << calibrate.out;
@@ -154,23 +156,45 @@ TEST(CliTables, DataloadPrintsJsonAndCsvWithTheTextTablesNumbers) {
 }
 
 TEST(CliTables, BenchPrintsJsonAndCsv) {
-  const Exited as_json = ddpsim({"bench", "--gpus", "8", "--model", "alexnet", "--json"});
+  const Exited as_json =
+      ddpsim({"bench", "--gpus", "8", "--model", "alexnet", "--scope", "full", "--json"});
   ASSERT_EQ(as_json.exit_code, 0) << as_json.err;
   const json rows = json::parse(as_json.out);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0]["gpus"], 8);
+  EXPECT_EQ(rows[0]["scope"], "full");
   EXPECT_EQ(rows[0]["status"], "ok");
   EXPECT_GT(rows[0]["samples_per_second"].get<double>(), 0);
   EXPECT_GT(rows[0]["peak_rss_bytes"].get<double>(), 1e6);
-  const Exited as_csv = ddpsim({"bench", "--gpus", "8", "--model", "alexnet", "--csv"});
+  const Exited as_csv =
+      ddpsim({"bench", "--gpus", "8", "--model", "alexnet", "--scope", "full", "--csv"});
   ASSERT_EQ(as_csv.exit_code, 0) << as_csv.err;
   const auto cells = csv_cells(as_csv.out);
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[0][0], "gpus");
   EXPECT_EQ(cells[1][0], "8");
-  EXPECT_EQ(cells[1][2], "ok");
+  EXPECT_EQ(cells[0][4], "status");
+  EXPECT_EQ(cells[1][4], "ok");
   // The same iteration, deterministic: the same number in both forms.
-  EXPECT_EQ(std::stod(cells[1][4]), rows[0]["iteration_time_s"].get<double>());
+  EXPECT_EQ(cells[0][6], "iteration_time_s");
+  EXPECT_EQ(std::stod(cells[1][6]), rows[0]["iteration_time_s"].get<double>());
+}
+
+TEST(CliTables, BenchComparesSymmetricWithFull) {
+  // 64 GPUs on one leaf: symmetric runs 2 of the 8 nodes; 8 GPUs (one node) cannot fold.
+  const Exited r = ddpsim({"bench", "--gpus", "8,64", "--model", "alexnet", "--vs-full", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json rows = json::parse(r.out);
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[1]["scope"], "symmetric");
+  EXPECT_EQ(rows[1]["status"], "n/a");
+  EXPECT_EQ(rows[1]["error"], "the slice would be the whole cluster");
+  EXPECT_EQ(rows[2]["scope"], "full");
+  EXPECT_EQ(rows[3]["scope"], "symmetric");
+  EXPECT_EQ(rows[3]["status"], "ok");
+  EXPECT_EQ(rows[3]["simulated_nodes"], 2);
+  EXPECT_LE(std::abs(rows[3]["vs_full"].get<double>()), 0.01) << rows[3];
+  EXPECT_TRUE(rows[2]["vs_full"].is_null());
 }
 
 // ---------------------------------------------------------------- sizes and --no-baseline

@@ -26,7 +26,10 @@ namespace fs = std::filesystem;
 const std::string kSourceDir = DDPSIM_SOURCE_DIR;
 const std::string kDefault = kSourceDir + "/scenarios/default.yaml";
 
-Scenario load(const std::vector<std::string>& overrides) {
+// These tests are about what a full simulation costs: the symmetric scope, which auto would
+// pick from 4096 GPUs, is tested at the end and in symmetry_test.cpp.
+Scenario load(std::vector<std::string> overrides) {
+  overrides.insert(overrides.begin(), "simulation.scope=full");
   return load_scenario(kDefault, overrides);
 }
 
@@ -163,17 +166,50 @@ nlohmann::json results_in(const fs::path& dir) {
 fs::path out_dir(const std::string& name) { return kScratch.root() / name; }
 
 TEST(ResourceGuardCli, AScenarioBeyondTheMachineExitsTwoBeforeBuildingAnything) {
-  const Outcome o = run_ddpsim("simulate '" + kDefault + "' --set cluster.nodes=20000 -o '" +
+  const Outcome o = run_ddpsim("simulate '" + kDefault +
+                               "' --set cluster.nodes=20000 --set simulation.scope=full -o '" +
                                out_dir("huge").string() + "'");
   EXPECT_EQ(o.exit_code, 2) << o.err;
   EXPECT_EQ(o.err.rfind("error: " + kDefault + ": too large to simulate here: 160000 GPUs", 0), 0u)
       << o.err;
+  // The scenario is regular: the refusal names the scope that fits.
+  EXPECT_NE(o.err.find("set simulation.scope: symmetric"), std::string::npos) << o.err;
   EXPECT_LT(o.wall, 30.0);
+}
+
+TEST(ResourceGuardCli, ASymmetricRunOf131kGpusIsAcceptedAndSaysSo) {
+  // 16,384 nodes of 8 GPUs: auto picks symmetric; two leaves run.
+  const fs::path dir = out_dir("symmetric");
+  const Outcome o = run_ddpsim("simulate '" + kDefault +
+                               "' --set cluster.nodes=16384 --no-baseline --trace-gpus none -o '" +
+                               dir.string() + "'");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_LT(o.wall, 60.0);
+  const nlohmann::json r = results_in(dir)["result"];
+  EXPECT_EQ(r["gpus"].get<int>(), 131072);
+  EXPECT_NE(r["notes"].get<std::string>().find("symmetric: 2 of 1024 leaves simulated (32 of "
+                                               "16384 nodes)"),
+            std::string::npos)
+      << r["notes"];
+}
+
+TEST(ResourceGuard, AFullRunOf131kGpusIsRefusedBeforeItStartsNamingSymmetric) {
+  const std::string message =
+      refusal(load({"cluster.nodes=16384"}), machine_limits(0));  // no time limit
+  EXPECT_NE(message.find("too large to simulate here"), std::string::npos) << message;
+  EXPECT_NE(message.find("set simulation.scope: symmetric"), std::string::npos) << message;
+  // Auto picks symmetric for it, and the slice fits anywhere.
+  const Scenario sym = load_scenario(kDefault, {"cluster.nodes=16384"});
+  const ResourceEstimate e = estimate(sym);
+  EXPECT_EQ(e.gpus, 131072);
+  EXPECT_EQ(e.simulated_gpus, 256);
+  EXPECT_EQ(refusal(sym, machine_limits(3600)), "");
 }
 
 TEST(ResourceGuardCli, ASweepPointBeyondTheMachineIsRefusedBeforeAnyPointRuns) {
   const fs::path dir = out_dir("sweep");
-  const Outcome o = run_ddpsim("sweep '" + kDefault + "' --sweep cluster.nodes=1,20000 -o '" +
+  const Outcome o = run_ddpsim("sweep '" + kDefault +
+                               "' --sweep cluster.nodes=1,20000 --set simulation.scope=full -o '" +
                                dir.string() + "'");
   EXPECT_EQ(o.exit_code, 2) << o.err;
   EXPECT_EQ(o.err.rfind("error: " + kDefault +

@@ -726,7 +726,8 @@ TEST(ScenarioJson, EveryFieldAppearsInBaseUnits) {
                                           "/stragglers/fixed/3",
                                           "/stragglers/sigma",
                                           "/stragglers/max",
-                                          "/stragglers/per_iteration"};
+                                          "/stragglers/per_iteration",
+                                          "/simulation/scope"};
   std::set<std::string> leaves;
   collect_leaves(j, "", &leaves);
   EXPECT_EQ(leaves, expected);
@@ -746,7 +747,8 @@ const std::vector<BadScenario>& bad_scenarios() {
   static const std::vector<BadScenario> cases = {
       {"unknown_top_level_key", 11, 1,
        "unknown key 'trainig' in the top level; allowed keys: name, seed, cluster, model, "
-       "training, sync, compute, data, stragglers, sweep, validation (did you mean 'training'?)"},
+       "training, sync, compute, data, stragglers, simulation, sweep, validation (did you mean "
+       "'training'?)"},
       {"unknown_cluster_key", 3, 3,
        "unknown key 'node' in cluster; allowed keys: nodes, gpus_per_node, gpu, intra_node, pcie, "
        "pcie_switch, host, cpu_cores, nic, fabric, calibration (did you mean 'nodes'?)"},

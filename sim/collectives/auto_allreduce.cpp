@@ -16,7 +16,7 @@ namespace {
 class AutoAllReduce : public AllReduce {
  public:
   AutoAllReduce(Transport* transport, CollectiveMode mode, int channels, CollectiveCost cost)
-      : nodes_(transport->platform().spec.nodes),
+      : nodes_(transport->platform().logical_nodes),
         nccl_(cost.model == LatencyModel::kNccl),
         ring_(make_ring_allreduce(transport, mode, channels, cost)),
         tree_(make_tree_allreduce(transport, channels, cost)) {}

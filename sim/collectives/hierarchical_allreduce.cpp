@@ -27,7 +27,8 @@ class HierarchicalAllReduce : public AllReduce {
   void run(int rank, uint64_t tag, double bytes) override {
     if (p_ == 1 || bytes <= 0) return;
     start_.arrive_and_wait(tag);
-    const int g = pf_.spec.gpus_per_node, n = pf_.spec.nodes;
+    // n: the whole cluster's nodes (the symmetric scope simulates a slice of the rails).
+    const int g = pf_.spec.gpus_per_node, n = pf_.logical_nodes;
     const double intra = (g - 1.0) / g * bytes;
     node_rings_.phase(rank, 3 * tag, intra, g - 1);
     rail_rings_.phase(rank, 3 * tag + 1, 2.0 * (n - 1) / n * bytes / g, 2 * (n - 1));

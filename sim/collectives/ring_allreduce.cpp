@@ -40,6 +40,7 @@ class RingAllReduce : public AllReduce {
         pf_(transport->platform()),
         mode_(mode),
         p_(static_cast<int>(pf_.gpus.size())),
+        logical_p_(pf_.logical_nodes * pf_.spec.gpus_per_node),
         channels_(ring_channel_count(pf_.spec, channels)),
         start_(p_),
         end_(p_),
@@ -58,12 +59,15 @@ class RingAllReduce : public AllReduce {
       }
     }
     std::vector<FlowShare> flows;
-    const double volume = p_ > 1 ? 2.0 * (p_ - 1) / p_ : 0;
+    // Volumes and the latency term are the whole cluster's (logical_p_): under the symmetric
+    // scope the ranks simulated are a slice whose edges carry what the full ring's carry.
+    const double volume = p_ > 1 ? 2.0 * (logical_p_ - 1) / logical_p_ : 0;
     for (int r = 0; r < p_; ++r)
       for (const Edge& e : out_[r])
         flows.push_back({pf_.gpus[r], pf_.gpus[e.peer], volume * e.rings / channels_});
-    cost_ = std::make_unique<CallCost>(pf_.spec, NcclAlgorithm::kRing, channels_, cost,
-                                       seconds_per_byte(pf_, flows), 2.0 * (p_ - 1) * alpha_);
+    cost_ =
+        std::make_unique<CallCost>(pf_.logical_spec(), NcclAlgorithm::kRing, channels_, cost,
+                                   seconds_per_byte(pf_, flows), 2.0 * (logical_p_ - 1) * alpha_);
   }
 
   void run(int rank, uint64_t tag, double bytes) override {
@@ -71,7 +75,7 @@ class RingAllReduce : public AllReduce {
     start_.arrive_and_wait(tag);
     if (mode_ == CollectiveMode::kFlow) {
       const double start = simgrid::s4u::Engine::get_clock();
-      const double volume = 2.0 * (p_ - 1) / p_ * bytes;
+      const double volume = 2.0 * (logical_p_ - 1) / logical_p_ * bytes;
       exchange(rank, volume / channels_);
       end_.arrive_and_wait(tag);
       const double elapsed = simgrid::s4u::Engine::get_clock() - start;
@@ -119,6 +123,7 @@ class RingAllReduce : public AllReduce {
   const ClusterPlatform& pf_;
   CollectiveMode mode_;
   int p_;
+  int logical_p_;  // GPUs of the cluster the ring stands for (p_ but under the symmetric scope)
   int channels_;
   double alpha_ = 0;
   std::unique_ptr<CallCost> cost_;

@@ -85,11 +85,18 @@ class TreeAllReduce : public AllReduce {
       }
     }
     for (const auto& [ends, share] : chain) add(ends.first, ends.second, share);
-    const int depth = nodes > 1 ? std::max(tree_depth(trees[0]), tree_depth(trees[1])) : 0;
+    // The latency follows the whole cluster's trees (the symmetric scope simulates a slice whose
+    // busiest NIC carries as many tree flows as the cluster's, sim/cost/symmetry.cpp).
+    const int logical_nodes = pf_.logical_nodes;
+    const auto logical_trees =
+        logical_nodes == nodes ? trees : nccl_double_binary_tree(logical_nodes);
+    const int depth = logical_nodes > 1
+                          ? std::max(tree_depth(logical_trees[0]), tree_depth(logical_trees[1]))
+                          : 0;
     std::vector<FlowShare> shares;
     for (int r = 0; r < p_; ++r)
       for (const Flow& f : out_[r]) shares.push_back({pf_.gpus[r], pf_.gpus[f.peer], f.share});
-    cost_ = std::make_unique<CallCost>(pf_.spec, NcclAlgorithm::kTree, rings, cost,
+    cost_ = std::make_unique<CallCost>(pf_.logical_spec(), NcclAlgorithm::kTree, rings, cost,
                                        seconds_per_byte(pf_, shares),
                                        2.0 * ((g - 1) * alpha_intra + depth * alpha_nic));
   }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "sim/cost/symmetry.h"
 #include "sim/util/input_error.h"
 
 namespace ddpsim {
@@ -14,8 +15,10 @@ namespace {
 
 // CPU time and peak RSS of `ddpsim simulate` on the build machine, ResNet-50, flow and chunked
 // ring from 32 to 8192 GPUs (docs/reliability.md, "Resource guards").
-constexpr double kPlatformSecondsPerGpu = 4.0e-5;   // hosts, links, zones
-constexpr double kPlatformSecondsPerGpu2 = 1.5e-8;  // route self-test and zone lookups
+constexpr double kPlatformSecondsPerGpu = 1.0e-5;  // hosts, links, zones
+// SimGrid's seal of each leaf zone scans every host (cluster_platform.cpp): 0.17 s at 8192 GPUs,
+// 0.8 s at 16,384, 3.3 s at 32,768 on the build machine (issue 16).
+constexpr double kPlatformSecondsPerGpu2 = 3.0e-9;
 // One simulated message or sleep: 2.4 us at 128 GPUs, 3.2 us at 256, 6-11 us from 2048 on (the
 // max-min solver's shared components grow with the platform).
 constexpr double kSecondsPerEventSmall = 2.5e-6;
@@ -137,11 +140,14 @@ std::string human_bytes(double b) {
 
 }  // namespace
 
-ResourceEstimate estimate_resources(const Scenario& s, const IterationPlan& plan) {
+namespace {
+
+ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
   ResourceEstimate e;
   const ClusterSpec& c = s.cluster;
   const double p = c.total_gpus();
   e.gpus = c.total_gpus();
+  e.simulated_gpus = e.gpus;
 
   // Actors: one worker per GPU, its communication stream(s), servers, loader pipeline stages.
   int64_t per_gpu = 1;
@@ -206,6 +212,24 @@ ResourceEstimate estimate_resources(const Scenario& s, const IterationPlan& plan
   return e;
 }
 
+}  // namespace
+
+ResourceEstimate estimate_resources(const Scenario& s, const IterationPlan& plan) {
+  const ScopeDecision scope = decide_scope(s);
+  int slice = 0;
+  if (!scope.symmetric) {
+    ResourceEstimate e = estimate_run(s, plan);
+    e.scope = scope.note;
+    e.symmetric_fits = symmetry_obstacle(s, &slice).empty();
+    return e;
+  }
+  ResourceEstimate e = estimate_run(slice_scenario(s, scope.slice_nodes), plan);
+  e.gpus = s.cluster.total_gpus();
+  e.scope = scope.note;
+  e.symmetric_fits = true;
+  return e;
+}
+
 std::string simulated_clock_overflow(double simulated_seconds, bool before_run) {
   return fmt::format(
       "{} {:.3g} s of simulated time ({}), beyond the {:.0e} s (31.7 years) ddpsim's clock "
@@ -222,7 +246,10 @@ ResourceLimits machine_limits(double max_wall_seconds) {
   // Two mappings per actor stack (the stack and its guard page), and headroom for the libraries.
   std::ifstream in("/proc/sys/vm/max_map_count");
   int64_t max_map_count = 0;
-  if (in >> max_map_count && max_map_count > 4000) limits.max_actors = (max_map_count - 2000) / 2;
+  if (in >> max_map_count && max_map_count > 4000) {
+    limits.max_actors = (max_map_count - 2000) / 2;
+    limits.max_actors_unguarded = max_map_count - 2000;
+  }
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page_size = ::sysconf(_SC_PAGE_SIZE);
   if (pages > 0 && page_size > 0) {
@@ -234,19 +261,27 @@ ResourceLimits machine_limits(double max_wall_seconds) {
 
 void check_resources(const Scenario& s, const ResourceEstimate& e, const ResourceLimits& limits) {
   const SourceLocation where{s.source.empty() ? std::string("<scenario>") : s.source, 0, 0};
-  const std::string fewer_gpus = fmt::format("simulate fewer GPUs (e.g. --set cluster.nodes={})",
-                                             std::max(1, s.cluster.nodes / 2));
+  std::string fewer_gpus = fmt::format("simulate fewer GPUs (e.g. --set cluster.nodes={})",
+                                       std::max(1, s.cluster.nodes / 2));
+  // A full run that symmetry could replace: say so first (sim/cost/symmetry.h).
+  if (e.symmetric_fits && e.simulated_gpus == e.gpus && e.gpus > 1)
+    fewer_gpus = "set simulation.scope: symmetric (--set simulation.scope=symmetric: a slice of " +
+                 std::string("whole leaves, the same per-GPU timeline), or ") + fewer_gpus;
   if (!(e.simulated_seconds <= kMaxSimulatedSeconds))
     throw InputError(where, simulated_clock_overflow(e.simulated_seconds, true));
-  if (e.actors > limits.max_actors) {
+  const int64_t max_actors = std::max(limits.max_actors, limits.max_actors_unguarded);
+  if (e.actors > max_actors) {
     throw InputError(
         where,
         fmt::format("too large to simulate here: {} GPUs need about {} SimGrid actors, more than "
-                    "the {} this machine allows (each actor's stack takes two memory mappings "
+                    "the {} this machine allows (each actor's stack takes a memory mapping "
                     "and vm.max_map_count limits them); {}, or raise vm.max_map_count",
-                    e.gpus, with_commas(static_cast<double>(e.actors)),
-                    with_commas(static_cast<double>(limits.max_actors)), fewer_gpus));
+                    e.simulated_gpus, with_commas(static_cast<double>(e.actors)),
+                    with_commas(static_cast<double>(max_actors)), fewer_gpus));
   }
+  // Beyond the guarded limit the stacks lose their guard pages and take more resident memory.
+  const double memory =
+      e.memory_bytes + (e.actors > limits.max_actors ? kUnguardedStackBytes * e.actors : 0.0);
   std::string cheaper = fewer_gpus;
   if (s.sync.mode == CollectiveMode::kChunked &&
       (s.sync.algorithm == AllReduceAlgorithm::kRing ||
@@ -257,21 +292,22 @@ void check_resources(const Scenario& s, const ResourceEstimate& e, const Resourc
         "O(p) instead of O(p^2) messages), or " +
         fewer_gpus;
   }
-  if (limits.max_memory_bytes > 0 && e.memory_bytes > limits.max_memory_bytes) {
-    throw InputError(
-        where,
-        fmt::format("too large to simulate here: about {} of memory needed ({} GPUs, "
-                    "{} actors, {}), more than the {} of this machine; {}",
-                    human_bytes(e.memory_bytes), e.gpus, with_commas(static_cast<double>(e.actors)),
-                    e.sync_cost, human_bytes(limits.max_memory_bytes), cheaper));
+  if (limits.max_memory_bytes > 0 && memory > limits.max_memory_bytes) {
+    throw InputError(where,
+                     fmt::format("too large to simulate here: about {} of memory needed ({} GPUs, "
+                                 "{} actors, {}), more than the {} of this machine; {}",
+                                 human_bytes(memory), e.simulated_gpus,
+                                 with_commas(static_cast<double>(e.actors)), e.sync_cost,
+                                 human_bytes(limits.max_memory_bytes), cheaper));
   }
   if (limits.max_wall_seconds > 0 && e.wall_seconds > limits.max_wall_seconds) {
     throw InputError(
         where, fmt::format("too slow to simulate: about {} of wall time expected ({} GPUs, {} "
                            "messages per step: {}), above the limit of {}; {}, or allow it with "
                            "--max-wall SECONDS (the run then stops cleanly with partial results)",
-                           human_seconds(e.wall_seconds), e.gpus, with_commas(e.messages_per_step),
-                           e.sync_cost, human_seconds(limits.max_wall_seconds), cheaper));
+                           human_seconds(e.wall_seconds), e.simulated_gpus,
+                           with_commas(e.messages_per_step), e.sync_cost,
+                           human_seconds(limits.max_wall_seconds), cheaper));
   }
 }
 

@@ -18,7 +18,10 @@
 namespace ddpsim {
 
 struct ResourceEstimate {
-  int64_t gpus = 0;
+  int64_t gpus = 0;              // the cluster's
+  int64_t simulated_gpus = 0;    // of which simulated: fewer under the symmetric scope
+  std::string scope;             // which scope runs and why (sim/cost/symmetry.h)
+  bool symmetric_fits = false;   // a full run could be replaced by simulation.scope: symmetric
   int64_t actors = 0;            // SimGrid actors (workers, communication streams, loaders, ...)
   double messages_per_step = 0;  // simulated flows and messages of one optimizer step
   double events_per_step = 0;    // messages + compute and latency sleeps
@@ -31,10 +34,17 @@ struct ResourceEstimate {
 };
 
 struct ResourceLimits {
-  int64_t max_actors = 32000;
+  int64_t max_actors = 32000;   // with a guard page under every actor stack (two mappings each)
   double max_memory_bytes = 0;  // 0 = no memory limit
   double max_wall_seconds = 0;  // 0 = no time limit
+  // Beyond max_actors a run drops the guard pages (one mapping per stack, see
+  // configure_network_model) up to this many actors; 0 = no such room.
+  int64_t max_actors_unguarded = 0;
 };
+
+// Resident memory of one actor stack without its guard page (the stacks then come from mappings
+// the kernel merges and backs with huge pages): measured 42 KiB per actor at 8192 GPUs.
+constexpr double kUnguardedStackBytes = 48.0 * 1024;
 
 // The simulated clock is a double in seconds: beyond 1e9 s (31.7 years) a step of one
 // microsecond no longer adds up exactly. A run that would go further is refused before it
@@ -43,7 +53,9 @@ constexpr double kMaxSimulatedSeconds = 1e9;
 // The message: `before_run` for the estimate, else for a clock that got there.
 std::string simulated_clock_overflow(double simulated_seconds, bool before_run);
 
-// Pure: depends on the scenario and its iteration plan (bucket count) only.
+// Pure: depends on the scenario and its iteration plan (bucket count) only. Under the symmetric
+// scope (decide_scope) it estimates the slice that runs. Throws InputError where
+// simulation.scope forces symmetric on a scenario it does not fit.
 ResourceEstimate estimate_resources(const Scenario& scenario, const IterationPlan& plan);
 
 // The limits of this machine: actors from /proc/sys/vm/max_map_count, memory from the physical

@@ -44,6 +44,11 @@ class PsSync : public GradientSync {
     static int instances = 0;
     prefix_ = "ps" + std::to_string(instances++) + ":";
     cut_partitions(mixed_colocated);
+    // Under the symmetric scope (sim/cost/symmetry.h) the p_ simulated GPUs stand for the
+    // cluster's: each summed push here stands for (P - g) / (p_ - g) of the cluster's (the first
+    // g pushes of a partition are free, below).
+    const int logical_p = pf_.logical_nodes * g_;
+    sum_fold_ = logical_p > p_ ? static_cast<double>(logical_p - g_) / (p_ - g_) : 1.0;
     const ParameterServerSpec& ps = s_.sync.ps;
     const double threads = ps.server_threads;
     sum_seconds_per_byte_ =
@@ -561,7 +566,8 @@ class PsSync : public GradientSync {
       if (m.rank >= 0) {
         // The first g pushes of a partition are taken as they are (BytePS's zero-copy first
         // push, one per slice); every later one is added: two reads and a write per byte.
-        if (ss.summed[m.part] >= g_) busy_for(3 * slice(m.part) * sum_seconds_per_byte_);
+        if (ss.summed[m.part] >= g_)
+          busy_for(3 * slice(m.part) * sum_seconds_per_byte_ * sum_fold_);
         if (++ss.summed[m.part] == p_) {
           thread.queue.push_back({m.part, m.step, -1});
           thread.jobs->release();
@@ -623,6 +629,7 @@ class PsSync : public GradientSync {
   std::string prefix_;
   double partition_bytes_ = 0, credit_ = 0;
   double sum_seconds_per_byte_ = 0, update_seconds_per_byte_ = 0;
+  double sum_fold_ = 1;  // cluster pushes per simulated push (symmetric scope)
   std::vector<Part> parts_;
   std::vector<std::vector<int>> unit_parts_;
   std::vector<RankState> ranks_;

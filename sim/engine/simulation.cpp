@@ -13,6 +13,7 @@
 
 #include "sim/cost/memory_fit.h"
 #include "sim/cost/resource_estimate.h"
+#include "sim/cost/symmetry.h"
 #include "sim/engine/data_feed_factory.h"
 #include "sim/engine/link_usage.h"
 #include "sim/engine/run_context.h"
@@ -60,9 +61,13 @@ void watch_wall_clock(std::chrono::steady_clock::time_point deadline, double max
   }
 }
 
-void summarise(const RunContext& ctx, const Model& model, SimulationResult* r) {
+// full_gpus: the cluster's GPUs, more than the simulated p under the symmetric scope, whose
+// slice's ranks and links stand for all of them (per-GPU figures are the slice's averages,
+// totals scale by full_gpus / p).
+void summarise(const RunContext& ctx, const Model& model, int full_gpus, SimulationResult* r) {
   const Scenario& s = *ctx.scenario;
   const int p = s.cluster.total_gpus();
+  const double fold = static_cast<double>(full_gpus) / p;
   // A run stopped by --max-wall is summarised over the steps every GPU completed; when those do
   // not reach past warmup, over the completed warmup steps (iteration time only).
   int steps = ctx.steps();
@@ -79,7 +84,7 @@ void summarise(const RunContext& ctx, const Model& model, SimulationResult* r) {
   const double start = warmup > 0 ? latest_end(warmup - 1) : 0.0;
   if (measured > 0) r->iteration_time = (latest_end(steps - 1) - start) / measured;
   r->global_batch =
-      static_cast<double>(p) * s.training.batch_per_gpu * s.training.gradient_accumulation;
+      static_cast<double>(full_gpus) * s.training.batch_per_gpu * s.training.gradient_accumulation;
   r->samples_per_second = r->iteration_time > 0 ? r->global_batch / r->iteration_time : 0;
 
   double slowest_compute = -1;
@@ -111,9 +116,9 @@ void summarise(const RunContext& ctx, const Model& model, SimulationResult* r) {
   }
   const int per = std::max(steps, 1);
   for (int c = 0; c < kLinkClasses; ++c)
-    r->bytes_per_link_class[c] = ctx.traffic.bytes_per_class[c] / per;
-  for (const auto& [host, bytes] : ctx.traffic.sent) r->bytes_sent += bytes / per;
-  for (const auto& [host, bytes] : ctx.traffic.received) r->bytes_received += bytes / per;
+    r->bytes_per_link_class[c] = ctx.traffic.bytes_per_class[c] / per * fold;
+  for (const auto& [host, bytes] : ctx.traffic.sent) r->bytes_sent += bytes / per * fold;
+  for (const auto& [host, bytes] : ctx.traffic.received) r->bytes_received += bytes / per * fold;
   r->buckets = ctx.sync->bucket_reports();
   const double step_alone = ctx.plan->compute.step_time(s.training.gradient_accumulation);
   r->train_rate_per_gpu =
@@ -159,11 +164,16 @@ Scenario single_gpu_baseline(const Scenario& scenario) {
   one.sync.channels = 0;
   // A baseline GPU runs at its own speed: rank 0's straggler factor would bias the efficiency.
   one.stragglers = StragglerSpec{};
+  one.simulation.scope = SimulationScope::kFull;  // one GPU has nothing to fold
   return one;
 }
 
-SimulationResult run_simulation(const Scenario& scenario, const SimOptions& options) {
+SimulationResult run_simulation(const Scenario& full, const SimOptions& options) {
   const auto started = std::chrono::steady_clock::now();
+  // Under the symmetric scope the simulator runs a slice of the cluster (sim/cost/symmetry.h);
+  // `scenario` is what runs, `full` what the result describes.
+  const ScopeDecision scope = decide_scope(full);
+  const Scenario scenario = scope.symmetric ? slice_scenario(full, scope.slice_nodes) : full;
   const Model model = build_or_throw(scenario.model);
   const IterationPlan plan = build_iteration_plan(scenario, model);
   std::vector<std::string> warnings = scenario.cluster.calibration_warnings;
@@ -176,13 +186,25 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
 
   EngineCommandLine command_line;
   simgrid::s4u::Engine engine(&command_line.argc, command_line.argv);
-  configure_network_model();
+  // More actors than stack guard pages allow: run without them (resource_estimate.h).
+  configure_network_model(estimate_resources(full, plan).actors <= machine_limits(0).max_actors);
   ClusterPlatform platform = build_cluster_platform(scenario.cluster, platform_extras(scenario));
+  platform.logical_nodes = full.cluster.nodes;
 
   RunContext ctx;
   ctx.scenario = &scenario;
   ctx.plan = &plan;
   ctx.platform = &platform;
+  if (scope.symmetric && options.trace.kind == TraceGpus::Kind::kList) {
+    // The slice's GPUs stand for all of them; a listed GPU outside it has no timeline of its own.
+    const int simulated = scenario.cluster.total_gpus();
+    for (int r : options.trace.ranks)
+      if (r >= simulated && r < full.cluster.total_gpus())
+        throw InputError(fmt::format(
+            "--trace-gpus: GPU {} is not simulated: the symmetric scope runs GPUs 0-{} of {}, "
+            "which stand for all of them; trace one of those, or set simulation.scope: full",
+            r, simulated - 1, full.cluster.total_gpus()));
+  }
   ctx.traced_ranks.assign(scenario.cluster.total_gpus(), false);
   for (int rank : traced_ranks(scenario, options.trace)) ctx.traced_ranks[rank] = true;
   ctx.meter = std::make_unique<LinkMeter>(platform);
@@ -217,11 +239,11 @@ SimulationResult run_simulation(const Scenario& scenario, const SimOptions& opti
 
   SimulationResult result;
   result.scenario = scenario.name;
-  result.gpus = scenario.cluster.total_gpus();
-  result.nodes = scenario.cluster.nodes;
-  summarise(ctx, model, &result);
-  result.memory = memory_report(scenario, model);
-  result.notes = sync_notes(scenario);
+  result.gpus = full.cluster.total_gpus();
+  result.nodes = full.cluster.nodes;
+  summarise(ctx, model, full.cluster.total_gpus(), &result);
+  result.memory = memory_report(full, model);
+  result.notes = sync_notes(full) + "; " + scope.note;
   if (!scenario.cluster.calibration.empty())
     result.notes += "; links from " + scenario.cluster.calibration + " (" +
                     fmt::format("{}", fmt::join(scenario.cluster.calibration_notes, "; ")) + ")";

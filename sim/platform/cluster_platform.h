@@ -81,6 +81,15 @@ struct NodeLinks {
 struct ClusterPlatform {
   ClusterSpec spec;
   PlatformExtras extras;
+  // Nodes of the cluster the collectives stand for: spec.nodes, or under the symmetric scope
+  // (sim/cost/symmetry.h) the whole cluster's, of which spec is a slice. Collectives size their
+  // volumes, latency terms, trees and NCCL tuning by it and route their flows over the slice.
+  int logical_nodes = 0;
+  ClusterSpec logical_spec() const {
+    ClusterSpec full = spec;
+    full.nodes = logical_nodes;
+    return full;
+  }
   std::vector<simgrid::s4u::Host*> gpus;       // rank order: rank = node * gpus_per_node + local
   std::vector<simgrid::s4u::Host*> node_cpus;  // one per node (loaders, colocated servers)
   std::vector<simgrid::s4u::Host*> servers;    // dedicated parameter servers
@@ -105,8 +114,10 @@ struct ClusterPlatform {
 
 // Call after constructing the simgrid::s4u::Engine and before the first zone is created: sets
 // CM02 without cross-traffic or TCP-gamma cap, small actor stacks (many actors at 8k GPUs), and
-// silences SimGrid's logs below critical.
-void configure_network_model();
+// silences SimGrid's logs below critical. guard_pages false: actor stacks without a guard page,
+// one memory mapping each instead of two, for runs with more actors than vm.max_map_count / 2
+// (machine_limits); an overflowing stack is then not caught.
+void configure_network_model(bool guard_pages = true);
 
 // The command line every simgrid::s4u::Engine of ddpsim is created with (the engine picks its
 // context factory from it, not from set_config). Under AddressSanitizer it selects system-thread

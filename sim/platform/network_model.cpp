@@ -1,4 +1,5 @@
 // SimGrid configuration every simulation shares (DESIGN.md, "SimGrid 3.32 facts").
+#include <malloc.h>
 #include <xbt/log.h>
 
 #include <simgrid/s4u.hpp>
@@ -27,7 +28,7 @@ EngineCommandLine::EngineCommandLine() {
 #endif
 }
 
-void configure_network_model() {
+void configure_network_model(bool guard_pages) {
   // Before any set_config: each change is otherwise announced at xbt_cfg/INFO.
   xbt_log_control_set("xbt_cfg.thres:warning");
   xbt_log_control_set("root.thres:critical");
@@ -41,6 +42,14 @@ void configure_network_model() {
   // KiB per actor stack: 8192 GPUs run two to four actors each; the default (8 MiB) would
   // reserve hundreds of GiB of address space.
   Engine::set_config("contexts/stack-size:128");
+  if (!guard_pages) {
+    // A guard page splits each stack's mapping in two; without it, 16,384 GPUs' 32,769 actors fit
+    // the default vm.max_map_count. Stacks (128 KiB) then come from malloc: a fixed mmap
+    // threshold below their size gives each its own lazily filled mapping (the kernel merges
+    // neighbours), where the heap would hand out pages that are already touched.
+    Engine::set_config("contexts/guard-size:0");
+    mallopt(M_MMAP_THRESHOLD, 64 * 1024);
+  }
 }
 
 }  // namespace ddpsim

@@ -90,6 +90,15 @@ const std::vector<NamedValue<CollectiveMode>>& enum_table<CollectiveMode>() {
 }
 
 template <>
+const std::vector<NamedValue<SimulationScope>>& enum_table<SimulationScope>() {
+  static const std::vector<NamedValue<SimulationScope>> t = {
+      {SimulationScope::kAuto, "auto"},
+      {SimulationScope::kFull, "full"},
+      {SimulationScope::kSymmetric, "symmetric"}};
+  return t;
+}
+
+template <>
 const std::vector<NamedValue<PsPlacement>>& enum_table<PsPlacement>() {
   static const std::vector<NamedValue<PsPlacement>> t = {{PsPlacement::kDedicated, "dedicated"},
                                                          {PsPlacement::kColocated, "colocated"},

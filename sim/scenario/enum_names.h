@@ -71,6 +71,8 @@ const std::vector<NamedValue<AllReduceAlgorithm>>& enum_table<AllReduceAlgorithm
 template <>
 const std::vector<NamedValue<CollectiveMode>>& enum_table<CollectiveMode>();
 template <>
+const std::vector<NamedValue<SimulationScope>>& enum_table<SimulationScope>();
+template <>
 const std::vector<NamedValue<PsPlacement>>& enum_table<PsPlacement>();
 template <>
 const std::vector<NamedValue<PsMode>>& enum_table<PsMode>();

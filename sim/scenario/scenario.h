@@ -287,6 +287,19 @@ struct StragglerSpec {
   bool per_iteration = false;   // redraw every iteration (else once per GPU)
 };
 
+// ---------------------------------------------------------------- simulation scope
+
+// How much of the cluster the simulator runs (sim/cost/symmetry.h, docs/scale.md). full: every
+// GPU. symmetric: a representative slice of whole leaves, the rest folded in (exact for the
+// regular clusters it accepts; an input error elsewhere). auto: symmetric from
+// kSymmetricFromGpus GPUs where eligible, else full; the result's notes say which ran and why.
+enum class SimulationScope { kAuto, kFull, kSymmetric };
+
+struct SimulationSpec {
+  SimulationScope scope = SimulationScope::kAuto;
+  SourceLocation scope_where;  // where `scope` was written (for the error of a forced symmetric)
+};
+
 // ---------------------------------------------------------------- the whole scenario
 
 struct Scenario {
@@ -299,6 +312,7 @@ struct Scenario {
   ComputeSpec compute;
   DataSpec data;
   StragglerSpec stragglers;
+  SimulationSpec simulation;
   uint64_t seed = 1;  // all randomness is drawn from this
 };
 

@@ -175,7 +175,8 @@ nlohmann::json scenario_to_json(const Scenario& s) {
           {"sync", sync_json(s.sync)},
           {"compute", compute_json(s.compute)},
           {"data", data_json(s.data)},
-          {"stragglers", stragglers_json(s.stragglers)}};
+          {"stragglers", stragglers_json(s.stragglers)},
+          {"simulation", {{"scope", enum_name(s.simulation.scope)}}}};
 }
 
 }  // namespace ddpsim

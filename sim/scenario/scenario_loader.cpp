@@ -21,9 +21,9 @@ namespace fs = std::filesystem;
 // validate` (sim/validation/validation_case.h), which read them from the same file; a single
 // simulation ignores them.
 const std::vector<std::string>& top_level_keys() {
-  static const std::vector<std::string> keys = {"name",       "seed",  "cluster",   "model",
-                                                "training",   "sync",  "compute",   "data",
-                                                "stragglers", "sweep", "validation"};
+  static const std::vector<std::string> keys = {
+      "name",    "seed", "cluster",    "model",      "training", "sync",
+      "compute", "data", "stragglers", "simulation", "sweep",    "validation"};
   return keys;
 }
 
@@ -141,6 +141,7 @@ Scenario parse_scenario_text(const std::string& yaml_text, const std::string& fi
   parse_compute(section("compute"), &context, &s);
   if (top.has("data")) parse_data(section("data"), &context, &s);
   parse_stragglers(section("stragglers"), &context, &s);
+  parse_simulation(section("simulation"), &context, &s);
   require_nic_where_used(top, s);
   return s;
 }

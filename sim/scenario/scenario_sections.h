@@ -18,6 +18,7 @@ void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario
 void parse_compute(const YamlValue& value, YamlContext* context, Scenario* scenario);
 void parse_data(const YamlValue& value, YamlContext* context, Scenario* scenario);
 void parse_stragglers(const YamlValue& value, YamlContext* context, Scenario* scenario);
+void parse_simulation(const YamlValue& value, YamlContext* context, Scenario* scenario);
 
 // A path to an existing file. Relative paths written in the scenario are relative to the
 // scenario file's folder; those given with --set are relative to the working directory.

@@ -1,0 +1,40 @@
+// Symmetric scope (simulation.scope, docs/scale.md): which scenarios may be simulated as a
+// representative slice of the cluster, and that slice. Pure: no SimGrid.
+//
+// The slice is the first 2 leaves of a regular leaf-spine (every leaf full), or 2 to a few
+// nodes of a one-leaf cluster; every simulated rank runs the collective of the whole cluster
+// (volumes, latency terms, tree depth and NCCL tuning for all N nodes, ClusterPlatform::
+// logical_nodes), so each ring edge, NIC, leaf uplink and storage share carries what it carries
+// in the full run and every simulated GPU's timeline is the full run's. That holds when every
+// GPU does the same thing: no per-GPU randomness (stragglers, loader stalls), identical nodes and
+// leaves, and an algorithm whose per-link load is the same in the slice (checked here, per
+// algorithm). Anything else runs full (auto) or is refused (forced symmetric).
+#pragma once
+
+#include <string>
+
+#include "sim/scenario/scenario.h"
+
+namespace ddpsim {
+
+// auto picks symmetric from this many GPUs on (below it the full run takes about a second).
+constexpr int kSymmetricFromGpus = 4096;
+
+struct ScopeDecision {
+  bool symmetric = false;
+  int slice_nodes = 0;  // nodes simulated: the cluster's own count when full
+  std::string note;     // for the result's notes: which scope ran and why
+};
+
+// Why the scenario cannot be folded ("" when it can); *slice_nodes gets the slice's node count.
+std::string symmetry_obstacle(const Scenario& s, int* slice_nodes);
+
+// The scope this run uses. Throws InputError at simulation.scope when symmetric is forced on a
+// scenario it does not fit, naming what is supported.
+ScopeDecision decide_scope(const Scenario& s);
+
+// The scenario the simulator runs for a slice of `slice_nodes` nodes: the same cluster cut to
+// those nodes, a shared store's aggregate bandwidth and IOPS scaled to the slice's share.
+Scenario slice_scenario(const Scenario& s, int slice_nodes);
+
+}  // namespace ddpsim
