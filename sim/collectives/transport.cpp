@@ -53,6 +53,14 @@ void Transport::transfer(simgrid::s4u::Host* from, simgrid::s4u::Host* to, doubl
   comm->wait();
 }
 
+simgrid::s4u::CommPtr Transport::isend_to(simgrid::s4u::Host* from, simgrid::s4u::Host* to,
+                                          double bytes) {
+  count(from, to, bytes);
+  simgrid::s4u::CommPtr comm = simgrid::s4u::Comm::sendto_async(from, to, whole_bytes(bytes));
+  if (meter_) meter_->add_flow(comm, from, to, bytes);
+  return comm;
+}
+
 simgrid::s4u::CommPtr Transport::irecv(const std::string& mailbox, bool takes_detached) {
   simgrid::s4u::CommPtr comm =
       simgrid::s4u::Mailbox::by_name(mailbox)->get_async<void>(&receive_sink);

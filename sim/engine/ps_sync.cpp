@@ -75,23 +75,12 @@ class PsSync : public GradientSync {
       rs.started.assign(units_, 0.0);
       rs.spans.assign(units_, {0.0, 0.0});
       rs.pushes.resize(k_);
-      rs.inbox = prefix_ + "in:" + std::to_string(r);
-      sg4::ActorPtr sink = sg4::Actor::create("ps-sink" + std::to_string(r), pf_.gpus[r],
-                                              [this, r] { drain(ranks_[r].inbox); });
-      sink->daemonize();
-      sg4::Mailbox::by_name(rs.inbox)->set_receiver(sink);
     }
     state_.resize(k_);
     for (int k = 0; k < k_; ++k) {
       ServerState& st = state_[k];
-      st.box = prefix_ + "srv:" + std::to_string(k);
       st.pulls.resize(p_);
       st.threads.resize(ps.server_threads);
-      sg4::ActorPtr sink =
-          sg4::Actor::create("ps-server-sink" + std::to_string(k), servers_[k].host,
-                             [this, k] { drain(state_[k].box); });
-      sink->daemonize();
-      sg4::Mailbox::by_name(st.box)->set_receiver(sink);
     }
     server_steps_.assign(steps_, {});
     for (int t = 0; t < steps_; ++t) {
@@ -234,7 +223,6 @@ class PsSync : public GradientSync {
     std::deque<Message> queue;  // rank < 0: merge of (step, part)
   };
   struct ServerState {
-    std::string box;                // push mailbox
     std::vector<Connection> pulls;  // [rank]
     std::vector<Thread> threads;
     std::vector<std::deque<Message>> waiting;  // async: pulls waiting for a version, per part
@@ -258,7 +246,6 @@ class PsSync : public GradientSync {
     std::vector<Message> queued;                   // waiting for credit (fifo or priority order)
     double in_flight = 0;                          // push bytes sent, not yet landed
     int transfers = 0;                             // its pushes, pulls and rings under way
-    std::string inbox;                             // the mailbox its pulls land in
     size_t reduce_cursor = 0, gather_cursor = 0;
   };
   struct NodeState {
@@ -310,11 +297,6 @@ class PsSync : public GradientSync {
 
   // ---------------------------------------------------------------- connections
 
-  static void drain(const std::string& box) {
-    sg4::Mailbox* mailbox = sg4::Mailbox::by_name(box);
-    for (;;) mailbox->get<char>();
-  }
-
   // Appends to a connection (in order, or by priority) and starts its sender when idle.
   void send(Connection* c, const Message& m, bool ordered, bool push) {
     if (ordered) {
@@ -350,10 +332,7 @@ class PsSync : public GradientSync {
         c->queue.pop_front();
         sg4::Host* gpu = pf_.gpus[sending.rank];
         sg4::Host* server = servers_[parts_[sending.part].server].host;
-        comm = transport->isend(
-            push ? gpu : server, push ? server : gpu,
-            push ? state_[parts_[sending.part].server].box : ranks_[sending.rank].inbox,
-            slice(sending.part), /*add_latency=*/false);
+        comm = transport->isend_to(push ? gpu : server, push ? server : gpu, slice(sending.part));
         transferring(sending.rank, 1);
       }
       // A negative timeout would mean "forever" to SimGrid.

@@ -184,7 +184,7 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
   for (std::string& w : alpha_beta_warnings(scenario, collectives))
     warnings.push_back(std::move(w));
 
-  EngineCommandLine command_line;
+  EngineCommandLine command_line(/*stoppable=*/options.max_wall_seconds > 0);
   simgrid::s4u::Engine engine(&command_line.argc, command_line.argv);
   // More actors than stack guard pages allow: run without them (resource_estimate.h).
   configure_network_model(estimate_resources(full, plan).actors <= machine_limits(0).max_actors);

@@ -120,12 +120,13 @@ struct ClusterPlatform {
 void configure_network_model(bool guard_pages = true);
 
 // The command line every simgrid::s4u::Engine of ddpsim is created with (the engine picks its
-// context factory from it, not from set_config). Under AddressSanitizer it selects system-thread
-// contexts: SimGrid unwinds an actor's stack when it kills it (--max-wall, an error thrown
-// inside the simulation, daemon actors at the end) and ASan cannot follow that through
-// SimGrid's own context switches (false stack-buffer-overflow reports, a warning on stderr).
+// context factory from it, not from set_config). stoppable: under AddressSanitizer, system-thread
+// contexts, for runs that --max-wall may stop: SimGrid unwinds a killed actor's stack, and ASan
+// cannot follow that through SimGrid's own context switches (false stack-buffer-overflow
+// reports). Threads are ten times slower there, so other runs keep SimGrid's contexts and end
+// with no actor left to kill.
 struct EngineCommandLine {
-  EngineCommandLine();
+  explicit EngineCommandLine(bool stoppable = false);
   int argc = 0;
   char* argv[4] = {};
 };

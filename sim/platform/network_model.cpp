@@ -17,14 +17,18 @@
 
 namespace ddpsim {
 
-EngineCommandLine::EngineCommandLine() {
+EngineCommandLine::EngineCommandLine(bool stoppable) {
   static char program[] = "ddpsim";
   argv[argc++] = program;
 #ifdef DDPSIM_ADDRESS_SANITIZER
   static char quiet[] = "--log=xbt_cfg.thres:warning";
   static char thread_contexts[] = "--cfg=contexts/factory:thread";
-  argv[argc++] = quiet;
-  argv[argc++] = thread_contexts;
+  if (stoppable) {
+    argv[argc++] = quiet;
+    argv[argc++] = thread_contexts;
+  }
+#else
+  (void)stoppable;
 #endif
 }
 
