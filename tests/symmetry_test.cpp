@@ -260,8 +260,10 @@ TEST(SymmetryScope, AutoFoldsFrom4096GpusAndSaysWhy) {
   const ScopeDecision small = decide_scope(scenario(with_size({64, 8, 16}, {})));
   EXPECT_FALSE(small.symmetric);
   EXPECT_EQ(small.note, "full: 512 GPUs (auto folds from 4096)");
+  EXPECT_TRUE(small.routine);  // left out of the summary line
   const ScopeDecision big = decide_scope(scenario(with_size({512, 32, 64}, {})));
   EXPECT_TRUE(big.symmetric);
+  EXPECT_FALSE(big.routine);
   EXPECT_EQ(big.slice_nodes, 64);
   EXPECT_EQ(big.note,
             "symmetric: 2 of 16 leaves simulated (64 of 512 nodes), the rest folded in "

@@ -21,7 +21,8 @@ none, all ranks on 127.0.0.1), then, with one process per rank (`ip netns exec`)
    predicts.
 
 A point whose prediction misses by more than --tolerance while the 1-minute load average was
-above --busy-load (other jobs on these cores) is measured again, up to --repeat-busy more times;
+above --busy-load (other jobs on these cores) is measured again, up to --repeat-busy more times
+(a miss on a quiet machine up to --repeat-quiet more times, default 0);
 every attempt and its load are kept. Writes OUT/measurements.json (`ddpsim validate --measured`
 reads it), OUT/table.md and prints the table. The namespaces are removed on exit, on Ctrl-C and
 on SIGTERM; namespaces a killed launcher left are removed at start.
@@ -228,6 +229,9 @@ def main(argv=None):
                              "(default: the core count + 1)")
     parser.add_argument("--repeat-busy", type=int, default=2,
                         help="more attempts for a point that missed while busy (default 2)")
+    parser.add_argument("--repeat-quiet", type=int, default=0,
+                        help="more attempts for a point that missed while not busy (default 0; "
+                             "for a VM whose speed changes within seconds whatever its load)")
     parser.add_argument("--overlap-seconds", type=float, default=0.5,
                         help="ddp-step's compute-beside-communication blocks (default 0.5 s)")
     parser.add_argument("--time-budget", type=float, default=0,
@@ -302,7 +306,8 @@ def main(argv=None):
                     for cap in caps:
                         point = "local-%s-%s-%dx-cap%g" % (m, link_label(text), ranks, cap)
                         attempts = []
-                        for attempt in range(1 + a.repeat_busy):
+                        quiet_misses = busy_misses = 0
+                        for attempt in range(1 + a.repeat_busy + a.repeat_quiet):
                             step_file = os.path.join(a.out, "%s.step%d.json" % (point, attempt))
                             args = ["ddp-step", factory, "--batch", str(batch), "--bucket-cap-mb",
                                     "%g" % cap, "--steps", str(a.steps), "--rounds", str(a.rounds),
@@ -330,8 +335,16 @@ def main(argv=None):
                                   "load %.2f [%.0f s]" % (point, attempt + 1, step["step_s"],
                                                          predicted, 100 * error, step["load_max"],
                                                          time.time() - t0), flush=True)
-                            if abs(error) <= a.tolerance or step["load_max"] <= busy_load:
+                            if abs(error) <= a.tolerance:
                                 break
+                            if step["load_max"] <= busy_load:
+                                quiet_misses += 1
+                                if quiet_misses > a.repeat_quiet:
+                                    break
+                            else:
+                                busy_misses += 1
+                                if busy_misses > a.repeat_busy:
+                                    break
                             if a.time_budget and time.time() - t0 > a.time_budget:
                                 print("%s: no more attempts, the time budget (%g s) is spent" %
                                       (point, a.time_budget), flush=True)

@@ -119,6 +119,7 @@ ScopeDecision decide_scope(const Scenario& s) {
   } else if (!obstacle.empty() && big) {
     d.note = "full: symmetric does not fit (" + obstacle + ")";
   } else {
+    d.routine = true;
     d.note = fmt::format("full: {} GPUs (auto folds from {})", s.cluster.total_gpus(),
                          kSymmetricFromGpus);
   }

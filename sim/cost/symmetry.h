@@ -22,8 +22,9 @@ constexpr int kSymmetricFromGpus = 4096;
 
 struct ScopeDecision {
   bool symmetric = false;
-  int slice_nodes = 0;  // nodes simulated: the cluster's own count when full
-  std::string note;     // for the result's notes: which scope ran and why
+  int slice_nodes = 0;   // nodes simulated: the cluster's own count when full
+  std::string note;      // which scope ran and why
+  bool routine = false;  // auto ran full below its threshold: not worth a line in the summary
 };
 
 // Why the scenario cannot be folded ("" when it can); *slice_nodes gets the slice's node count.

@@ -243,7 +243,8 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
   result.nodes = full.cluster.nodes;
   summarise(ctx, model, full.cluster.total_gpus(), &result);
   result.memory = memory_report(full, model);
-  result.notes = sync_notes(full) + "; " + scope.note;
+  result.notes = sync_notes(full);
+  if (!scope.routine) result.notes += "; " + scope.note;
   if (!scenario.cluster.calibration.empty())
     result.notes += "; links from " + scenario.cluster.calibration + " (" +
                     fmt::format("{}", fmt::join(scenario.cluster.calibration_notes, "; ")) + ")";
