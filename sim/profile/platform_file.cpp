@@ -11,6 +11,7 @@
 #include "sim/util/atomic_file.h"
 #include "sim/util/input_file.h"
 #include "sim/util/units.h"
+#include "sim/util/yaml_document.h"
 
 namespace ddpsim {
 namespace {
@@ -66,6 +67,7 @@ FittedParameter read_parameter(const YamlValue& value, YamlContext* context) {
 PlatformCalibration parse_platform_calibration(const std::string& text, const std::string& path) {
   YAML::Node root;
   try {
+    refuse_leading_comma(text);
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw InputError({path, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);

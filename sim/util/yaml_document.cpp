@@ -1,5 +1,7 @@
 #include "sim/util/yaml_document.h"
 
+#include <algorithm>
+#include <cctype>
 #include <vector>
 
 namespace ddpsim {
@@ -14,8 +16,55 @@ size_t second_document(const std::vector<YAML::Node>& documents) {
 
 }  // namespace
 
+void refuse_leading_comma(const std::string& text) {
+  // A small scanner: quotes (a quote opens a scalar only where a token can start), comments and
+  // the depth of flow collections, so that the commas of a multi-line [a,\n , b] pass.
+  int depth = 0, line = 0;
+  char quote = 0;
+  bool line_start = true, token_start = true;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+      line_start = token_start = true;
+      continue;
+    }
+    if (quote) {
+      if (c == '\\' && quote == '"') {
+        ++i;
+      } else if (c == quote) {
+        quote = 0;
+      }
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r') {
+      token_start = true;
+      continue;
+    }
+    if (c == '#' && token_start) {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == ',' && line_start && depth == 0) {
+      const size_t bol = text.rfind('\n', i);
+      YAML::Mark mark;
+      mark.pos = static_cast<int>(i);
+      mark.line = line;
+      mark.column = static_cast<int>(bol == std::string::npos ? i : i - bol - 1);
+      throw YAML::ParserException(
+          mark, "a line cannot start with ',' outside a flow sequence or mapping");
+    }
+    if ((c == '\'' || c == '"') && token_start) quote = c;
+    if (c == '[' || c == '{') ++depth;
+    if ((c == ']' || c == '}') && depth > 0) --depth;
+    line_start = false;
+    token_start = c == '[' || c == '{' || c == ',' || c == ':' || c == '-' || c == '?';
+  }
+}
+
 YAML::Node load_one_document(const std::string& text, const std::string& file,
                              const std::string& what) {
+  refuse_leading_comma(text);
   const std::vector<YAML::Node> documents = YAML::LoadAll(text);
   if (documents.empty()) return YAML::Node();
   if (const size_t extra = second_document(documents)) {
@@ -30,6 +79,7 @@ YAML::Node load_one_document(const std::string& text, const std::string& file,
 }
 
 YAML::Node load_one_value(const std::string& text, const SourceLocation& where) {
+  refuse_leading_comma(text);
   const std::vector<YAML::Node> documents = YAML::LoadAll(text);
   if (documents.empty()) return YAML::Node();
   if (second_document(documents)) {

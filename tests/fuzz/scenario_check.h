@@ -37,8 +37,10 @@ inline std::vector<std::string> overrides_in(const std::string& text) {
 inline void check_accepted(const Scenario& s) {
   if (s.cluster.total_gpus() < 1) fuzz::finding("accepted a cluster without GPUs");
   if (s.training.warmup >= s.training.iterations) fuzz::finding("accepted warmup >= iterations");
-  if (!(s.sync.bucket_cap > 0) || !(s.sync.first_bucket > 0))
-    fuzz::finding("accepted an empty bucket cap");
+  // bucket_cap 0 is per-tensor communication (one call per parameter tensor); below 0 or NaN
+  // is a mistake, and so is a first bucket that is not positive.
+  if (!(s.sync.bucket_cap >= 0) || !(s.sync.first_bucket > 0))
+    fuzz::finding("accepted a negative bucket cap or an empty first bucket");
   // dump() throws on invalid UTF-8: results.json could not be written for this scenario.
   const nlohmann::json resolved = scenario_to_json(s);
   fuzz::expect_finite_json(resolved, "scenario");
