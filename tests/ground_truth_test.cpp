@@ -60,8 +60,8 @@ std::string leftover_namespaces() {
   return r.output;
 }
 
-// A point that misses on a quiet machine is measured once more (--repeat-quiet 1): the VM's
-// speed changes within seconds (docs/ground-truth.md); a systematic error misses both.
+// A point that misses on a quiet machine is measured up to twice more (--repeat-quiet 2): the
+// VM's speed changes within seconds (docs/ground-truth.md); a systematic error misses all three.
 TEST(GroundTruth, TwoRanksOverShapedLinksWithinTenPercent) {
   const std::string why = missing();
   if (!why.empty()) GTEST_SKIP() << why;
@@ -70,7 +70,7 @@ TEST(GroundTruth, TwoRanksOverShapedLinksWithinTenPercent) {
       testing::run_program({python_interpreter(), kSource + "/calibrate/pytorch/ground_truth.py",
                             "--ddpsim", kBinary, "--links", "100Mbit,1Gbit", "--models",
                             "mlp,mobilenet", "--caps", "1,25", "--overlap-seconds", "0.3",
-                            "--repeat-quiet", "1", "--time-budget", "180", "-o", out.string()},
+                            "--repeat-quiet", "2", "--time-budget", "180", "-o", out.string()},
                            kScratch);
   std::printf("%s", r.out.c_str());
   EXPECT_EQ(leftover_namespaces(), "") << "the launcher left namespaces behind";
