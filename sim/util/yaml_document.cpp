@@ -22,11 +22,13 @@ void refuse_leading_comma(const std::string& text) {
   int depth = 0, line = 0;
   char quote = 0;
   bool line_start = true, token_start = true;
+  bool after_flow = false;  // the last token closed a flow collection at depth 0
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') {
       ++line;
       line_start = token_start = true;
+      after_flow = false;
       continue;
     }
     if (quote) {
@@ -45,18 +47,20 @@ void refuse_leading_comma(const std::string& text) {
       while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
       continue;
     }
-    if (c == ',' && line_start && depth == 0) {
+    if (c == ',' && depth == 0 && (line_start || after_flow)) {
       const size_t bol = text.rfind('\n', i);
       YAML::Mark mark;
       mark.pos = static_cast<int>(i);
       mark.line = line;
       mark.column = static_cast<int>(bol == std::string::npos ? i : i - bol - 1);
       throw YAML::ParserException(
-          mark, "a line cannot start with ',' outside a flow sequence or mapping");
+          mark, line_start ? "a line cannot start with ',' outside a flow sequence or mapping"
+                           : "a ',' cannot follow a flow sequence or mapping outside another");
     }
     if ((c == '\'' || c == '"') && token_start) quote = c;
     if (c == '[' || c == '{') ++depth;
-    if ((c == ']' || c == '}') && depth > 0) --depth;
+    after_flow = false;
+    if ((c == ']' || c == '}') && depth > 0 && --depth == 0) after_flow = true;
     line_start = false;
     token_start = c == '[' || c == '{' || c == ',' || c == ':' || c == '-' || c == '?';
   }

@@ -23,8 +23,8 @@ YAML::Node load_one_document(const std::string& text, const std::string& file,
 YAML::Node load_one_value(const std::string& text, const SourceLocation& where);
 
 // yaml-cpp 0.7 never returns (it loops, allocating) on some streams with a line that starts with
-// ',' outside a flow collection (`,a: b`; `  - x` then `,`; found by fuzz_sweep and
-// fuzz_profile). A line starting with ',' is never a valid start of a token there: throws
+// ',' outside a flow collection (`,a: b`; `  - x` then `,`), or with `[1],[2]` or `{a: 1}, b`
+// at the top (found by fuzz_sweep and fuzz_profile). Neither comma is valid YAML there: throws
 // YAML::ParserException at that comma, as the parser would for any other syntax error. Every
 // YAML::Load/LoadAll of ddpsim calls this first.
 void refuse_leading_comma(const std::string& text);
