@@ -1,5 +1,7 @@
 #include "sim/util/yaml_document.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <vector>
@@ -25,6 +27,18 @@ void refuse_leading_comma(const std::string& text) {
   bool after_flow = false;  // the last token closed a flow collection at depth 0
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') ||
+        c == 0x7f) {
+      // Not printable YAML (1.2, c-printable); yaml-cpp reads a NUL as the end of the stream.
+      const size_t bol = text.rfind('\n', i);
+      YAML::Mark mark;
+      mark.pos = static_cast<int>(i);
+      mark.line = line;
+      mark.column = static_cast<int>(bol == std::string::npos ? i : i - bol - 1);
+      throw YAML::ParserException(
+          mark, fmt::format("control character 0x{:02x} (YAML allows tab, CR and LF only)",
+                            static_cast<unsigned char>(c)));
+    }
     if (c == '\n') {
       ++line;
       line_start = token_start = true;
