@@ -67,7 +67,7 @@ FittedParameter read_parameter(const YamlValue& value, YamlContext* context) {
 PlatformCalibration parse_platform_calibration(const std::string& text, const std::string& path) {
   YAML::Node root;
   try {
-    refuse_leading_comma(text);
+    refuse_yaml_cpp_traps(text);
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw InputError({path, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);

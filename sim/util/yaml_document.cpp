@@ -16,9 +16,20 @@ size_t second_document(const std::vector<YAML::Node>& documents) {
   return 0;
 }
 
+// The parser's own exception, at byte `at` (on 0-based `line`) of `text`.
+YAML::ParserException syntax_error(const std::string& text, size_t at, int line,
+                                   const std::string& message) {
+  const size_t bol = text.rfind('\n', at);
+  YAML::Mark mark;
+  mark.pos = static_cast<int>(at);
+  mark.line = line;
+  mark.column = static_cast<int>(bol == std::string::npos ? at : at - bol - 1);
+  return YAML::ParserException(mark, message);
+}
+
 }  // namespace
 
-void refuse_leading_comma(const std::string& text) {
+void refuse_yaml_cpp_traps(const std::string& text) {
   // A small scanner: quotes (a quote opens a scalar only where a token can start), comments and
   // the depth of flow collections, so that the commas of a multi-line [a,\n , b] pass.
   int depth = 0, line = 0;
@@ -30,14 +41,9 @@ void refuse_leading_comma(const std::string& text) {
     if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') ||
         c == 0x7f) {
       // Not printable YAML (1.2, c-printable); yaml-cpp reads a NUL as the end of the stream.
-      const size_t bol = text.rfind('\n', i);
-      YAML::Mark mark;
-      mark.pos = static_cast<int>(i);
-      mark.line = line;
-      mark.column = static_cast<int>(bol == std::string::npos ? i : i - bol - 1);
-      throw YAML::ParserException(
-          mark, fmt::format("control character 0x{:02x} (YAML allows tab, CR and LF only)",
-                            static_cast<unsigned char>(c)));
+      throw syntax_error(text, i, line,
+                         fmt::format("control character 0x{:02x} (YAML allows tab, CR and LF only)",
+                                     static_cast<unsigned char>(c)));
     }
     if (c == '\n') {
       ++line;
@@ -62,14 +68,10 @@ void refuse_leading_comma(const std::string& text) {
       continue;
     }
     if (c == ',' && depth == 0 && (line_start || after_flow)) {
-      const size_t bol = text.rfind('\n', i);
-      YAML::Mark mark;
-      mark.pos = static_cast<int>(i);
-      mark.line = line;
-      mark.column = static_cast<int>(bol == std::string::npos ? i : i - bol - 1);
-      throw YAML::ParserException(
-          mark, line_start ? "a line cannot start with ',' outside a flow sequence or mapping"
-                           : "a ',' cannot follow a flow sequence or mapping outside another");
+      throw syntax_error(text, i, line,
+                         line_start
+                             ? "a line cannot start with ',' outside a flow sequence or mapping"
+                             : "a ',' cannot follow a flow sequence or mapping outside another");
     }
     if ((c == '\'' || c == '"') && token_start) quote = c;
     if (c == '[' || c == '{') ++depth;
@@ -82,7 +84,7 @@ void refuse_leading_comma(const std::string& text) {
 
 YAML::Node load_one_document(const std::string& text, const std::string& file,
                              const std::string& what) {
-  refuse_leading_comma(text);
+  refuse_yaml_cpp_traps(text);
   const std::vector<YAML::Node> documents = YAML::LoadAll(text);
   if (documents.empty()) return YAML::Node();
   if (const size_t extra = second_document(documents)) {
@@ -97,7 +99,7 @@ YAML::Node load_one_document(const std::string& text, const std::string& file,
 }
 
 YAML::Node load_one_value(const std::string& text, const SourceLocation& where) {
-  refuse_leading_comma(text);
+  refuse_yaml_cpp_traps(text);
   const std::vector<YAML::Node> documents = YAML::LoadAll(text);
   if (documents.empty()) return YAML::Node();
   if (second_document(documents)) {

@@ -24,9 +24,10 @@ YAML::Node load_one_value(const std::string& text, const SourceLocation& where);
 
 // yaml-cpp 0.7 never returns (it loops, allocating) on some streams with a line that starts with
 // ',' outside a flow collection (`,a: b`; `  - x` then `,`), or with `[1],[2]` or `{a: 1}, b`
-// at the top (found by fuzz_sweep and fuzz_profile). Neither comma is valid YAML there: throws
-// YAML::ParserException at that comma, as the parser would for any other syntax error. Every
-// YAML::Load/LoadAll of ddpsim calls this first.
-void refuse_leading_comma(const std::string& text);
+// at the top (found by fuzz_sweep and fuzz_profile), and on control bytes such as a NUL (read as
+// the end of the stream; fuzz_scenario). None of these is valid YAML: throws
+// YAML::ParserException at the offending byte, as the parser would for any other syntax error.
+// Every YAML::Load/LoadAll of ddpsim calls this first.
+void refuse_yaml_cpp_traps(const std::string& text);
 
 }  // namespace ddpsim
