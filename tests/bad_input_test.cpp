@@ -93,6 +93,17 @@ struct BadInput {
 
 const std::vector<BadInput>& bad_inputs() {
   static const std::vector<BadInput> cases = {
+      {"sharding_unknown.yaml", kSimulate, "12:13",
+       "sync.sharding: unknown value 'zero4'; allowed: none, zero1, zero2, zero3, fsdp-hybrid "
+       "(or FSDP's no_shard, full_shard, hybrid_shard)"},
+      {"sharding_with_ps.yaml", kSimulate, "13:13",
+       "sync.sharding: zero3 is data parallelism over all-reduce collectives and does not "
+       "combine with sync.strategy ps; allowed with sharding: sync.strategy allreduce"},
+      {"sharding_wrap_unknown.yaml", kSimulate, "13:16",
+       "sync.fsdp.wrap: unknown value 'transformer'; allowed: per-layer, or a parameter count "
+       "such as 100000000 or 100M"},
+      {"sharding_prefetch_unknown.yaml", kSimulate, "13:29",
+       "sync.fsdp.backward_prefetch: unknown value 'early'; allowed: pre, post, none"},
       {"algorithm_unknown.yaml", kSimulate, "12:14",
        "sync.algorithm: unknown value 'butterfly'; allowed: ring, tree, "
        "halving-doubling, hierarchical, auto"},

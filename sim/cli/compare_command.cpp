@@ -21,6 +21,7 @@
 #include "sim/util/atomic_file.h"
 #include "sim/util/input_error.h"
 #include "sim/util/output_folder.h"
+#include "sim/util/units.h"
 
 namespace ddpsim::cli {
 namespace {
@@ -40,7 +41,11 @@ const char* kStrategyHelp =
     "ps:K[:dedicated|:colocated|:byteps][:async:S][:priority] (K parameter servers; byteps: K "
     "CPU servers beside one on every node), byteps[:K] (BytePS as it runs: a server on every "
     "node plus K CPU machines, hashed 4096000-byte partitions, optimizer on the workers), "
-    "local-sgd:K (average every K steps)";
+    "local-sgd:K (average every K steps), ddp|zero1|zero2|zero3|fsdp-hybrid[:ckpt][:post|:none] "
+    "(sharded data parallelism over the scenario's algorithm; ckpt adds activation "
+    "checkpointing, post/none FSDP's backward prefetch), sharding (all five)";
+
+const char* kShardings[] = {"ddp", "zero1", "zero2", "zero3", "fsdp-hybrid"};
 
 // The --set overrides that select one strategy token.
 std::vector<std::string> strategy_overrides(const std::string& token) {
@@ -62,6 +67,21 @@ std::vector<std::string> strategy_overrides(const std::string& token) {
       bad(std::string("bad ") + what + " '" + text + "'");
     return text;
   };
+  const bool ddp = parts[0] == "ddp";
+  if (ddp || (enum_from_name<Sharding>(parts[0]) && parts[0] != "none")) {
+    std::vector<std::string> set = {"sync.strategy=allreduce",
+                                    "sync.sharding=" + (ddp ? std::string("none") : parts[0]),
+                                    "sync.schedule=fifo"};
+    for (size_t i = 1; i < parts.size(); ++i) {
+      if (parts[i] == "ckpt")
+        set.push_back("training.activation_checkpointing=true");
+      else if (parts[i] == "post" || parts[i] == "none" || parts[i] == "pre")
+        set.push_back("sync.fsdp.backward_prefetch=" + parts[i]);
+      else
+        bad("unknown sharding option '" + parts[i] + "'");
+    }
+    return set;
+  }
   if (enum_from_name<AllReduceAlgorithm>(parts[0]) && parts.size() == 1)
     return {"sync.strategy=allreduce", "sync.algorithm=" + parts[0]};
   // Horovod's defaults since 0.21 (horovod/common/operations.cc): 128 MiB buffers, 1 ms cycle.
@@ -110,6 +130,9 @@ std::vector<std::string> strategy_overrides(const std::string& token) {
 struct Cell {
   double samples_per_second = 0;
   double efficiency = 0;
+  double memory = 0;  // bytes per GPU
+  bool fits = true;
+  int max_batch = 0;
 };
 
 std::string with_commas(double v) {
@@ -125,9 +148,22 @@ int run() {
       opts.models.empty() ? std::vector<std::string>{base.model.name} : opts.models;
   const std::vector<std::string> nics =
       opts.nics.empty() ? std::vector<std::string>{""} : opts.nics;
+  // "sharding" stands for every sharding strategy.
+  std::vector<std::string> strategies;
+  for (const std::string& token : opts.strategies) {
+    if (token == "sharding")
+      strategies.insert(strategies.end(), std::begin(kShardings), std::end(kShardings));
+    else
+      strategies.push_back(token);
+  }
+  opts.strategies = strategies;
+  bool sharding = false;
   std::vector<std::vector<std::string>> strategy_sets;
-  for (const std::string& token : opts.strategies)
+  for (const std::string& token : opts.strategies) {
     strategy_sets.push_back(strategy_overrides(token));
+    for (const std::string& set : strategy_sets.back())
+      if (set.rfind("sync.sharding=", 0) == 0) sharding = true;
+  }
 
   // Every cell's scenario is loaded (and so validated) before the first simulation runs.
   struct Job {
@@ -156,7 +192,7 @@ int run() {
                                        std::vector<Cell>(strategy_sets.size()));
   std::string csv =
       "model,nic,strategy,gpus,samples_per_second,scaling_efficiency,"
-      "iteration_time_s,exposed_comm_share,bottleneck\n";
+      "iteration_time_s,exposed_comm_share,bottleneck,memory_bytes,fits,max_batch\n";
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Job& job = jobs[i];
     std::fprintf(stderr, "[%zu/%zu] %s %s %s ...\n", i + 1, jobs.size(), models[job.model].c_str(),
@@ -166,17 +202,23 @@ int run() {
     cell.samples_per_second = r.samples_per_second;
     const double one = single[job.model];
     cell.efficiency = one > 0 ? r.samples_per_second / (r.gpus * one) : 0;
-    csv += fmt::format("{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{}\n", models[job.model],
-                       nics[job.nic], opts.strategies[job.strategy], r.gpus, r.samples_per_second,
-                       cell.efficiency, r.iteration_time, r.exposed_comm_share, r.bottleneck);
+    cell.memory = r.memory.total;
+    cell.fits = r.memory.fits;
+    cell.max_batch = r.memory.max_batch_that_fits;
+    csv +=
+        fmt::format("{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.0f},{},{}\n", models[job.model],
+                    nics[job.nic], opts.strategies[job.strategy], r.gpus, r.samples_per_second,
+                    cell.efficiency, r.iteration_time, r.exposed_comm_share, r.bottleneck,
+                    cell.memory, cell.fits ? 1 : 0, cell.max_batch);
   }
 
   const ClusterSpec& c = base.cluster;
   std::printf(
       "%s: %d node%s x %d %s = %d GPUs, batch %d/GPU; samples/s (scaling efficiency "
-      "against one GPU), * = fastest in the row\n\n",
+      "against one GPU)%s, * = fastest in the row%s\n\n",
       base.name.c_str(), c.nodes, c.nodes == 1 ? "" : "s", c.gpus_per_node, c.gpu.name.c_str(),
-      c.total_gpus(), base.training.batch_per_gpu);
+      c.total_gpus(), base.training.batch_per_gpu, sharding ? " and memory per GPU" : "",
+      sharding ? " that fits; OOM: does not fit in memory" : "");
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> header = {"model", "NIC"};
   header.insert(header.end(), opts.strategies.begin(), opts.strategies.end());
@@ -184,13 +226,20 @@ int run() {
   for (size_t m = 0; m < models.size(); ++m)
     for (size_t n = 0; n < nics.size(); ++n) {
       const std::vector<Cell>& cells = table[m * nics.size() + n];
+      // A configuration that does not fit in memory cannot be the fastest (it cannot run).
       double best = 0;
-      for (const Cell& cell : cells) best = std::max(best, cell.samples_per_second);
-      std::vector<std::string> row = {models[m], nics[n].empty() ? "scenario" : nics[n]};
       for (const Cell& cell : cells)
-        row.push_back(fmt::format("{} ({:.0f}%){}", with_commas(cell.samples_per_second),
-                                  100 * cell.efficiency,
-                                  cell.samples_per_second == best ? "*" : " "));
+        if (cell.fits || !sharding) best = std::max(best, cell.samples_per_second);
+      std::vector<std::string> row = {models[m], nics[n].empty() ? "scenario" : nics[n]};
+      for (const Cell& cell : cells) {
+        const std::string memory = sharding ? " " + units::format_bytes(cell.memory) : "";
+        if (sharding && !cell.fits)
+          row.push_back("OOM" + memory + " ");
+        else
+          row.push_back(fmt::format("{} ({:.0f}%){}{}", with_commas(cell.samples_per_second),
+                                    100 * cell.efficiency, memory,
+                                    cell.samples_per_second == best ? "*" : " "));
+      }
       rows.push_back(row);
     }
   std::vector<size_t> width(header.size(), 0);

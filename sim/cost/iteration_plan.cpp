@@ -26,6 +26,22 @@ bool communicates_per_tensor(const Scenario& s) {
 IterationPlan build_iteration_plan(const Scenario& scenario, const Model& model) {
   IterationPlan plan;
   plan.compute = plan_compute(scenario, model);
+  if (scenario.training.activation_checkpointing) {
+    for (const ShardUnit& u : shard_units(model, 0)) {
+      if (u.root) continue;
+      for (int l : u.layers) {
+        plan.compute.layers[l].backward += plan.compute.layers[l].forward;
+        plan.compute.backward += plan.compute.layers[l].forward;
+      }
+    }
+  }
+  if (scenario.sync.sharding.strategy != Sharding::kNone) {
+    plan.units = shard_units(model, scenario.sync.sharding.wrap_min_params);
+    plan.unit_of_layer.assign(model.layers.size(), 0);
+    for (size_t u = 0; u < plan.units.size(); ++u)
+      for (int l : plan.units[u].layers) plan.unit_of_layer[l] = static_cast<int>(u);
+    plan.compute.optimizer /= shard_group_size(scenario);
+  }
   plan.per_tensor = communicates_per_tensor(scenario);
   plan.buckets =
       assign_buckets(gradient_tensors(model, scenario.sync.gradient_bytes),

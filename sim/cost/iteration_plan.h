@@ -6,6 +6,7 @@
 
 #include "sim/cost/bucketing.h"
 #include "sim/cost/compute_cost.h"
+#include "sim/cost/shard_units.h"
 #include "sim/model/layer.h"
 #include "sim/scenario/scenario.h"
 
@@ -27,7 +28,14 @@ struct IterationPlan {
   // (its parameters over all parameters).
   std::vector<std::vector<int>> layer_buckets;
   std::vector<double> optimizer_share;
+  // Sharded data parallelism (sync.sharding): the FSDP units (shard_units.h) and the unit of each
+  // layer. compute.optimizer is then the update of one GPU's shard.
+  std::vector<ShardUnit> units;
+  std::vector<int> unit_of_layer;
 };
+
+// With training.activation_checkpointing every layer of a repeated block (shard_units.h, per
+// layer) runs its forward again in backward: compute.layers[l].backward includes it.
 
 // True when the scenario communicates per tensor (see IterationPlan::per_tensor).
 bool communicates_per_tensor(const Scenario& scenario);

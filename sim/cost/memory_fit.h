@@ -13,9 +13,18 @@
 //                only) + a fixed framework reserve.
 //   activations  what each layer of the zoo saves for backward, per sample, at the activation
 //                dtype (2 B under fp16/bf16 autocast, else 4), times the micro-batch.
+// With sync.sharding (ZeRO / FSDP) the states follow ZeRO's accounting instead (memory_fit.cpp,
+// docs/sharding.md): weights and gradients at the compute dtype, the fp32 master copy inside the
+// optimizer state (Adam in mixed precision: 2 + 2 + 12 bytes per parameter), divided by the
+// shard group as each stage divides them; the workspace holds the gathered units in flight.
+// training.activation_checkpointing keeps only each block's input plus one block's activations
+// while it is recomputed.
 // Transient peaks (one layer's input gradient, cuDNN algorithm workspaces beyond the reserve)
 // are not counted.
 #pragma once
+
+#include <string>
+#include <vector>
 
 #include "sim/model/layer.h"
 #include "sim/results/result.h"
@@ -34,5 +43,26 @@ int64_t autocast_cast_params(const Model& model);
 // The full report: components, total, whether it fits, and the largest per-GPU micro-batch that
 // fits (0 when not even one sample does). total - capacity is by how much it does not fit.
 MemoryReport memory_report(const Scenario& scenario, const Model& model);
+
+// Activation elements one sample keeps for backward (all layers', or with checkpointing each
+// block's input + the root's layers + the largest block's, recomputed).
+double activation_elems_per_sample(const Model& model, bool checkpointing);
+// zero3 / fsdp-hybrid: parameters gathered at once at most (the root unit and, with
+// limit_all_gathers, the largest two consecutive units, else every unit); 0 otherwise.
+double gathered_in_flight_params(const Scenario& scenario, const Model& model);
+
+// The memory of every sharding, without and with activation checkpointing, for "which sharding
+// makes it fit" (hybrid only on several nodes; sharding only on several GPUs).
+struct ShardingFit {
+  Sharding sharding = Sharding::kNone;
+  bool checkpointing = false;
+  double total = 0;
+  bool fits = false;
+  int max_batch = 0;
+};
+std::vector<ShardingFit> sharding_fits(const Scenario& scenario, const Model& model);
+// The first of sharding_fits that fits at the scenario's batch and differs from the scenario,
+// as "sync.sharding: zero3 + training.activation_checkpointing (largest batch 6)"; "" if none.
+std::string fits_with(const Scenario& scenario, const Model& model);
 
 }  // namespace ddpsim

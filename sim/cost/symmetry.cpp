@@ -52,6 +52,8 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
   if (sync.mode == CollectiveMode::kChunked) return "chunked collective mode";
   if (sync.algorithm == AllReduceAlgorithm::kHalvingDoubling)
     return "halving-doubling is not folded (ring, hierarchical, tree and auto are)";
+  if (sync.sharding.strategy != Sharding::kNone)
+    return "sharded data parallelism (sync.sharding) is not folded";
   if (sync.fusion.enabled) return "Horovod fusion (its coordination cost grows with the GPUs)";
   if (sync.schedule != CommSchedule::kFifo) return "priority scheduling is not folded";
   const DataSpec& d = s.data;

@@ -17,6 +17,7 @@
 #include "sim/engine/data_feed_factory.h"
 #include "sim/engine/link_usage.h"
 #include "sim/engine/run_context.h"
+#include "sim/engine/sharded_worker.h"
 #include "sim/engine/sync_factory.h"
 #include "sim/engine/trace_details.h"
 #include "sim/engine/worker.h"
@@ -162,6 +163,7 @@ Scenario single_gpu_baseline(const Scenario& scenario) {
   one.sync.strategy = SyncStrategy::kAllReduce;
   one.sync.algorithm = AllReduceAlgorithm::kRing;
   one.sync.channels = 0;
+  one.sync.sharding.strategy = Sharding::kNone;  // one GPU holds everything: plain DDP
   // A baseline GPU runs at its own speed: rank 0's straggler factor would bias the efficiency.
   one.stragglers = StragglerSpec{};
   one.simulation.scope = SimulationScope::kFull;  // one GPU has nothing to fold
@@ -216,12 +218,24 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
     ctx.interference = std::make_unique<ComputeInterference>(scenario.cluster.total_gpus(),
                                                              plan.compute.overlap_slowdown);
   ctx.feed = make_data_feed(&ctx);
-  ctx.sync = make_gradient_sync(&ctx);
-  if (uses_buffer_broadcast(scenario))
+  ShardedSync* sharded = nullptr;
+  if (scenario.sync.sharding.strategy != Sharding::kNone) {
+    std::unique_ptr<ShardedSync> streams = make_sharded_sync(&ctx);
+    sharded = streams.get();
+    ctx.sync = std::move(streams);
+  } else {
+    ctx.sync = make_gradient_sync(&ctx);
+  }
+  if (uses_buffer_broadcast(scenario) && !sharded)
     ctx.buffer_broadcast = make_allreduce(scenario, ctx.transport.get());
   for (int rank = 0; rank < scenario.cluster.total_gpus(); ++rank)
     simgrid::s4u::Actor::create("worker" + std::to_string(rank), platform.gpus[rank],
-                                [&ctx, rank] { run_worker(&ctx, rank); });
+                                [&ctx, rank, sharded] {
+                                  if (sharded)
+                                    run_sharded_worker(&ctx, sharded, rank);
+                                  else
+                                    run_worker(&ctx, rank);
+                                });
   if (options.max_wall_seconds > 0) {
     const auto deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                         std::chrono::duration<double>(options.max_wall_seconds));
@@ -243,6 +257,7 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
   result.nodes = full.cluster.nodes;
   summarise(ctx, model, full.cluster.total_gpus(), &result);
   result.memory = memory_report(full, model);
+  if (!result.memory.fits) result.memory.fits_with = fits_with(full, model);
   result.notes = sync_notes(full);
   if (!scope.routine) result.notes += "; " + scope.note;
   if (!scenario.cluster.calibration.empty())

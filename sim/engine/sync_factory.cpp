@@ -27,6 +27,41 @@ bool uses_alpha_beta(const Scenario& s) {
          (!s.sync.alpha_beta.empty() || !s.sync.alpha_beta_table.empty());
 }
 
+// "/ zero3 (FSDP FULL_SHARD) over 64 GPUs, 33 units, ring, backward prefetch pre, ...".
+std::string sharding_notes(const Scenario& s) {
+  const ShardingSpec& sh = s.sync.sharding;
+  std::string notes = std::string(" / ") + enum_name(sh.strategy);
+  switch (sh.strategy) {
+    case Sharding::kZero1:
+      notes += " (DeepSpeed ZeRO stage 1: optimizer state sharded";
+      break;
+    case Sharding::kZero2:
+      notes += " (DeepSpeed ZeRO stage 2: gradients and optimizer state sharded";
+      break;
+    case Sharding::kZero3:
+      notes += " (FSDP FULL_SHARD / ZeRO stage 3: everything sharded";
+      break;
+    case Sharding::kHybrid:
+      notes += " (FSDP HYBRID_SHARD: sharded inside each node, shards all-reduced across nodes";
+      break;
+    case Sharding::kNone:
+      break;
+  }
+  notes += std::string("), ") + algorithm_name(s.sync.algorithm);
+  if (sh.strategy == Sharding::kZero3 || sh.strategy == Sharding::kHybrid) {
+    notes += std::string(", units ") +
+             (sh.wrap_min_params > 0 ? "of >= " + std::to_string(sh.wrap_min_params) + " params"
+                                     : "per layer") +
+             ", backward prefetch " + enum_name(sh.backward_prefetch) +
+             (sh.forward_prefetch ? ", forward prefetch" : "") +
+             (sh.limit_all_gathers ? ", all-gathers limited" : ", all-gathers unlimited");
+  } else {
+    notes += ", reduce-scatter in " + units::format_bytes(s.sync.bucket_cap) + " buckets";
+  }
+  if (s.training.activation_checkpointing) notes += ", activation checkpointing";
+  return notes;
+}
+
 }  // namespace
 
 PlatformExtras platform_extras(const Scenario& s) {
@@ -141,6 +176,8 @@ std::string sync_notes(const Scenario& s) {
              enum_name(ps.key_placement) + ", update on the " + enum_name(ps.update) + ", pull " +
              enum_name(ps.pull);
     if (s.sync.schedule == CommSchedule::kPriority) notes += ", priority scheduling";
+  } else if (s.sync.sharding.strategy != Sharding::kNone) {
+    notes += sharding_notes(s);
   } else {
     notes += std::string(" / ") + algorithm_name(s.sync.algorithm);
     if (uses_alpha_beta(s))

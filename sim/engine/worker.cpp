@@ -1,72 +1,12 @@
 #include "sim/engine/worker.h"
 
-#include <algorithm>
 #include <simgrid/s4u.hpp>
 #include <string>
 
 #include "sim/cost/stragglers.h"
+#include "sim/engine/worker_steps.h"
 
 namespace ddpsim {
-namespace {
-
-namespace this_actor = simgrid::s4u::this_actor;
-
-double now() { return simgrid::s4u::Engine::get_clock(); }
-
-// Runs `seconds` of compute (longer where it overlaps this GPU's communication and an overlap
-// slowdown applies), adding the time taken to *bucket and to the trace when traced.
-void compute(RunContext* ctx, int rank, int step, double seconds, double* bucket,
-             const std::string& name) {
-  const double start = now();
-  double taken = seconds;
-  if (seconds > 0) {
-    if (ctx->interference)
-      taken = ctx->interference->compute(rank, seconds);
-    else
-      this_actor::sleep_for(seconds);
-  }
-  if (ctx->measured(step)) *bucket += taken;
-  if (ctx->traced(rank, step) && seconds > 0)
-    ctx->trace.push_back({rank, "compute", name, start, now()});
-}
-
-// This GPU's last gradient of `step` is ready: the straggler rule below needs the latest such
-// moment over all GPUs.
-void report_grads_ready(RunContext* ctx, int rank, int step) {
-  if (ctx->last_grads_ready.empty()) {
-    ctx->last_grads_ready.assign(ctx->steps(), -1.0);
-    ctx->grads_reported.assign(ctx->steps(), 0);
-  }
-  ctx->workers[rank].grads_ready[step] = now();
-  ctx->last_grads_ready[step] = std::max(ctx->last_grads_ready[step], now());
-  ++ctx->grads_reported[step];
-}
-
-// Books a synchronisation wait that began at `start` and ended now. The part before the last GPU
-// had produced the gradients this wait depends on (step `peer_step`) is waiting for a slower peer
-// (straggler_wait): no bandwidth would have shortened it. The rest is exposed communication. The
-// rule is the same for every strategy: all-reduce, parameter servers, local SGD.
-void book_wait(RunContext* ctx, int rank, int step, int peer_step, double start,
-               const std::string& name) {
-  const double waited = now() - start;
-  if (waited <= 0) return;
-  double straggler = 0;
-  if (peer_step >= 0 && !ctx->last_grads_ready.empty())
-    straggler = std::clamp(ctx->last_grads_ready[peer_step] - start, 0.0, waited);
-  if (ctx->measured(step)) {
-    Breakdown& sum = ctx->workers[rank].sum;
-    sum.straggler_wait += straggler;
-    sum.exposed_comm += waited - straggler;
-  }
-  if (ctx->traced(rank, step)) {
-    if (straggler > 0)
-      ctx->trace.push_back({rank, "compute", "wait for a slower GPU", start, start + straggler});
-    if (waited > straggler) ctx->trace.push_back({rank, "compute", name, start + straggler, now()});
-  }
-}
-
-}  // namespace
-
 void run_worker(RunContext* ctx, int rank) {
   const Scenario& s = *ctx->scenario;
   const IterationPlan& plan = *ctx->plan;

@@ -96,6 +96,10 @@ struct MemoryReport {
   double total = 0, capacity = 0;
   bool fits = true;
   int max_batch_that_fits = 0;  // per GPU; 0 when not even batch 1 fits
+  double in_flight = 0;         // part of workspace: buckets, or gathered units (sharding)
+  // When it does not fit: the first sharding (then with activation checkpointing) that does,
+  // e.g. "sync.sharding: zero3 (largest batch 6)"; "" when it fits or nothing does.
+  std::string fits_with;
 };
 
 struct SimulationResult {

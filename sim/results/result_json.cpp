@@ -182,7 +182,9 @@ json result_to_json(const SimulationResult& r) {
                  {"total_bytes", checked(m.total, "memory")},
                  {"capacity_bytes", checked(m.capacity, "memory")},
                  {"fits", m.fits},
-                 {"max_batch_that_fits", m.max_batch_that_fits}};
+                 {"max_batch_that_fits", m.max_batch_that_fits},
+                 {"in_flight_bytes", checked(m.in_flight, "memory")},
+                 {"fits_with", m.fits_with}};
   j["links"] = links_json(r.links);
   j["bottleneck_link"] = r.bottleneck_link;
   json trace = json::array();
@@ -252,6 +254,8 @@ SimulationResult result_from_json(const json& j) {
   r.memory.capacity = m.at("capacity_bytes").get<double>();
   r.memory.fits = m.at("fits").get<bool>();
   r.memory.max_batch_that_fits = m.at("max_batch_that_fits").get<int>();
+  r.memory.in_flight = m.value("in_flight_bytes", 0.0);
+  r.memory.fits_with = m.value("fits_with", std::string());
   if (j.contains("links")) r.links = links_from(j.at("links"));
   r.bottleneck_link = j.value("bottleneck_link", std::string());
   for (const auto& e : j.at("trace")) {

@@ -48,7 +48,11 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
       s.training.gradient_accumulation, static_cast<long long>(r.global_batch),
       precision_name(s.training.precision), optimizer_name(s.training.optimizer));
   std::string comm_units;
-  if (s.sync.fusion.enabled && s.sync.strategy != SyncStrategy::kParameterServer)
+  const Sharding sharding = s.sync.sharding.strategy;
+  if (sharding == Sharding::kZero3 || sharding == Sharding::kHybrid)
+    comm_units = fmt::format("{} units (the root and {} wrapped)", r.buckets.size(),
+                             r.buckets.empty() ? 0 : r.buckets.size() - 1);
+  else if (s.sync.fusion.enabled && s.sync.strategy != SyncStrategy::kParameterServer)
     comm_units = fmt::format("{} fused buffers in the last step", r.buckets.size());
   else if (s.sync.schedule == CommSchedule::kPriority &&
            s.sync.strategy != SyncStrategy::kParameterServer)
@@ -87,11 +91,14 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
         "(ratio {:.2f})\n",
         rate(r.data_rate_per_gpu), model.sample_unit, rate(r.train_rate_per_gpu), model.sample_unit,
         r.data_rate_per_gpu / r.train_rate_per_gpu);
-  out += fmt::format("memory          {} of {} per GPU{}\n", units::format_bytes(r.memory.total),
-                     units::format_bytes(r.memory.capacity),
-                     r.memory.fits ? ""
-                                   : fmt::format(" -- DOES NOT FIT (largest batch that fits: {})",
-                                                 r.memory.max_batch_that_fits));
+  out += fmt::format(
+      "memory          {} of {} per GPU{}\n", units::format_bytes(r.memory.total),
+      units::format_bytes(r.memory.capacity),
+      r.memory.fits
+          ? ""
+          : fmt::format(" -- DOES NOT FIT (largest batch that fits: {}{})",
+                        r.memory.max_batch_that_fits,
+                        r.memory.fits_with.empty() ? "" : "; fits with " + r.memory.fits_with));
   out += fmt::format("bottleneck      {}{}\n", r.bottleneck,
                      r.bottleneck_link.empty() ? "" : " (" + r.bottleneck_link + ")");
   // The most utilised links: share of their capacity used over the step, and how long per step

@@ -144,6 +144,24 @@ const std::vector<NamedValue<CommSchedule>>& enum_table<CommSchedule>() {
 }
 
 template <>
+const std::vector<NamedValue<Sharding>>& enum_table<Sharding>() {
+  static const std::vector<NamedValue<Sharding>> t = {{Sharding::kNone, "none"},
+                                                      {Sharding::kZero1, "zero1"},
+                                                      {Sharding::kZero2, "zero2"},
+                                                      {Sharding::kZero3, "zero3"},
+                                                      {Sharding::kHybrid, "fsdp-hybrid"}};
+  return t;
+}
+
+template <>
+const std::vector<NamedValue<BackwardPrefetch>>& enum_table<BackwardPrefetch>() {
+  static const std::vector<NamedValue<BackwardPrefetch>> t = {{BackwardPrefetch::kPre, "pre"},
+                                                              {BackwardPrefetch::kPost, "post"},
+                                                              {BackwardPrefetch::kNone, "none"}};
+  return t;
+}
+
+template <>
 const std::vector<NamedValue<ComputeMode>>& enum_table<ComputeMode>() {
   static const std::vector<NamedValue<ComputeMode>> t = {{ComputeMode::kRoofline, "roofline"},
                                                          {ComputeMode::kMeasured, "measured"},

@@ -85,6 +85,10 @@ const std::vector<NamedValue<PsPull>>& enum_table<PsPull>();
 template <>
 const std::vector<NamedValue<CommSchedule>>& enum_table<CommSchedule>();
 template <>
+const std::vector<NamedValue<Sharding>>& enum_table<Sharding>();
+template <>
+const std::vector<NamedValue<BackwardPrefetch>>& enum_table<BackwardPrefetch>();
+template <>
 const std::vector<NamedValue<ComputeMode>>& enum_table<ComputeMode>();
 template <>
 const std::vector<NamedValue<StorageKind>>& enum_table<StorageKind>();

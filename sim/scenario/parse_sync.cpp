@@ -1,6 +1,8 @@
 // The `sync:` section: how gradients are synchronised (all-reduce and its buckets, parameter
 // servers, local SGD). Keys of the strategies not selected are read and checked but unused, so a
 // sweep can switch `strategy` without editing the rest.
+#include <cstdlib>
+
 #include "sim/scenario/scenario_sections.h"
 
 namespace ddpsim {
@@ -63,6 +65,58 @@ void parse_fusion(const YamlValue& value, YamlContext* context, FusionSpec* fusi
   }
 }
 
+// sync.fsdp.wrap: "per-layer" or a parameter count (100000000, 100M, 1.5B).
+int64_t wrap_min_params(const YamlValue& value) {
+  const char* allowed = "allowed: per-layer, or a parameter count such as 100000000 or 100M";
+  const std::string text = scalar_text(value, std::string("a wrap policy; ") + allowed);
+  if (text == "per-layer") return 0;
+  double scale = 1;
+  std::string digits = text;
+  if (!digits.empty()) {
+    switch (digits.back()) {
+      case 'K':
+        scale = 1e3;
+        break;
+      case 'M':
+        scale = 1e6;
+        break;
+      case 'B':
+        scale = 1e9;
+        break;
+      default:
+        break;
+    }
+    if (scale != 1) digits.pop_back();
+  }
+  char* end = nullptr;
+  const double n = digits.empty() ? 0 : std::strtod(digits.c_str(), &end);
+  if (digits.empty() || end != digits.c_str() + digits.size() || !(n * scale >= 1) ||
+      n * scale > 1e15)
+    fail(value, "unknown value '" + text + "'; " + allowed);
+  return static_cast<int64_t>(n * scale);
+}
+
+void parse_fsdp(const YamlValue& value, YamlContext* context, ShardingSpec* sharding) {
+  YamlSection section(value, {"wrap", "backward_prefetch", "forward_prefetch", "limit_all_gathers"},
+                      context);
+  if (auto v = section.get("wrap")) sharding->wrap_min_params = wrap_min_params(*v);
+  if (auto v = section.get("backward_prefetch"))
+    sharding->backward_prefetch = as_enum<BackwardPrefetch>(*v);
+  if (auto v = section.get("forward_prefetch")) sharding->forward_prefetch = as_bool(*v);
+  if (auto v = section.get("limit_all_gathers")) sharding->limit_all_gathers = as_bool(*v);
+}
+
+// sync.sharding, also under PyTorch FSDP's ShardingStrategy names.
+Sharding sharding(const YamlValue& value) {
+  const std::string text = scalar_text(value, "one of: " + enum_choices<Sharding>());
+  if (text == "full_shard" || text == "FULL_SHARD") return Sharding::kZero3;
+  if (text == "hybrid_shard" || text == "HYBRID_SHARD") return Sharding::kHybrid;
+  if (text == "no_shard" || text == "NO_SHARD") return Sharding::kNone;
+  if (auto e = enum_from_name<Sharding>(text)) return *e;
+  fail(value, "unknown value '" + text + "'; allowed: " + enum_choices<Sharding>() +
+                  " (or FSDP's no_shard, full_shard, hybrid_shard)");
+}
+
 int gradient_bytes(const YamlValue& value) {
   std::string dtype = scalar_text(value, "one of: fp32, fp16, bf16");
   if (dtype == "fp32") return 4;
@@ -74,12 +128,14 @@ int gradient_bytes(const YamlValue& value) {
 
 void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario) {
   SyncSpec& s = scenario->sync;
-  YamlSection sync(
-      value,
-      {"strategy", "algorithm", "mode", "bucket_cap", "first_bucket", "overlap", "gradient_dtype",
-       "channels", "latency_model", "protocol", "schedule", "partition", "credit", "fusion", "ps",
-       "local_sgd", "alpha_beta", "buffer_broadcast"},
-      context);
+  YamlSection sync(value, {"strategy",       "algorithm",    "mode",
+                           "bucket_cap",     "first_bucket", "overlap",
+                           "gradient_dtype", "channels",     "latency_model",
+                           "protocol",       "schedule",     "partition",
+                           "credit",         "fusion",       "ps",
+                           "local_sgd",      "alpha_beta",   "buffer_broadcast",
+                           "sharding",       "fsdp"},
+                   context);
   if (auto v = sync.get("strategy")) s.strategy = as_enum<SyncStrategy>(*v);
   if (auto v = sync.get("algorithm")) s.algorithm = as_enum<AllReduceAlgorithm>(*v);
   if (auto v = sync.get("mode")) s.mode = as_enum<CollectiveMode>(*v);
@@ -111,9 +167,27 @@ void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario
     YamlSection local(*v, {"period"}, context);
     if (auto p = local.get("period")) s.local_sgd_period = static_cast<int>(as_int(*p, 1));
   }
+  std::optional<YamlValue> sharded = sync.get("sharding");
+  if (sharded) s.sharding.strategy = sharding(*sharded);
+  if (auto v = sync.get("fsdp")) parse_fsdp(*v, context, &s.sharding);
   if (auto v = sync.get("alpha_beta")) {
     s.alpha_beta_table = as_existing_path(*v, *context);
     s.alpha_beta_where = v->where;
+  }
+
+  if (s.sharding.strategy != Sharding::kNone) {
+    // Sharding replaces how gradients are synchronised; the features below decide that too.
+    auto refuse = [&](const char* what) {
+      fail(*sharded, std::string(enum_name(s.sharding.strategy)) +
+                         " is data parallelism over all-reduce collectives and does not combine "
+                         "with " +
+                         what + "; allowed with sharding: sync.strategy allreduce");
+    };
+    if (s.strategy == SyncStrategy::kParameterServer) refuse("sync.strategy ps");
+    if (s.strategy == SyncStrategy::kLocalSgd) refuse("sync.strategy local-sgd");
+    if (s.fusion.enabled) refuse("sync.fusion (Horovod)");
+    if (s.schedule == CommSchedule::kPriority) refuse("sync.schedule priority");
+    if (!s.alpha_beta_table.empty()) refuse("sync.alpha_beta (a table of all-reduce times)");
   }
 
   // Horovod's cycle and ByteScheduler's priority queue both decide what an all-reduce carries.

@@ -5,16 +5,17 @@ namespace ddpsim {
 
 void parse_training(const YamlValue& value, YamlContext* context, Scenario* scenario) {
   TrainingSpec& t = scenario->training;
-  YamlSection training(
-      value,
-      {"batch_per_gpu", "precision", "optimizer", "gradient_accumulation", "iterations", "warmup"},
-      context);
+  YamlSection training(value,
+                       {"batch_per_gpu", "precision", "optimizer", "gradient_accumulation",
+                        "iterations", "warmup", "activation_checkpointing"},
+                       context);
   if (auto v = training.get("batch_per_gpu")) t.batch_per_gpu = static_cast<int>(as_int(*v, 1));
   if (auto v = training.get("precision")) t.precision = as_enum<Precision>(*v);
   if (auto v = training.get("optimizer")) t.optimizer = as_enum<Optimizer>(*v);
   if (auto v = training.get("gradient_accumulation")) {
     t.gradient_accumulation = static_cast<int>(as_int(*v, 1));
   }
+  if (auto v = training.get("activation_checkpointing")) t.activation_checkpointing = as_bool(*v);
   std::optional<YamlValue> iterations = training.get("iterations");
   if (iterations) t.iterations = static_cast<int>(as_int(*iterations, 1));
   std::optional<YamlValue> warmup = training.get("warmup");

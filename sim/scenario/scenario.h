@@ -140,6 +140,9 @@ struct TrainingSpec {
   int gradient_accumulation = 1;  // micro-batches per optimizer step (one sync per step)
   int iterations = 5;             // simulated optimizer steps, including warmup
   int warmup = 1;                 // steps excluded from the averages
+  // Recompute each sharding unit's forward in its backward (PyTorch checkpoint_wrapper on every
+  // unit, DeepSpeed activation checkpointing per layer): only the units' inputs stay saved.
+  bool activation_checkpointing = false;
 };
 
 // ---------------------------------------------------------------- synchronisation
@@ -194,6 +197,30 @@ struct FusionSpec {
 
 enum class CommSchedule { kFifo, kPriority };
 
+// Sharded data parallelism (docs/sharding.md). none: every GPU holds the whole model (DDP).
+// zero1 / zero2: DeepSpeed ZeRO stages 1 and 2: parameters replicated, optimizer state (and for
+// zero2 gradients) divided over the GPUs; gradients reduce-scattered, parameters all-gathered
+// once after the optimizer step. zero3: PyTorch FSDP FULL_SHARD (= ZeRO stage 3): everything
+// divided; each unit's parameters all-gathered before its forward and again before its backward,
+// its gradients reduce-scattered as backward produces them. fsdp-hybrid: FSDP HYBRID_SHARD: zero3
+// inside each node, the gradient shards all-reduced across nodes.
+enum class Sharding { kNone, kZero1, kZero2, kZero3, kHybrid };
+// FSDP's backward_prefetch: when the next unit's all-gather is issued in backward. pre: before
+// this unit's gradient computation (BACKWARD_PRE, the default); post: after it (BACKWARD_POST);
+// none: when the next unit's backward needs it.
+enum class BackwardPrefetch { kPre, kPost, kNone };
+
+struct ShardingSpec {
+  Sharding strategy = Sharding::kNone;
+  // FSDP units (auto_wrap_policy). 0: one unit per repeated block (transformer layer, ResNet
+  // block), what transformer_auto_wrap_policy gives; > 0: size_based_auto_wrap_policy's
+  // min_num_params, consecutive layers grouped until they hold this many parameters.
+  int64_t wrap_min_params = 0;
+  BackwardPrefetch backward_prefetch = BackwardPrefetch::kPre;
+  bool forward_prefetch = false;  // FSDP default
+  bool limit_all_gathers = true;  // FSDP default since PyTorch 2.1: two units gathered at most
+};
+
 struct AlphaBetaPoint {  // one row of a fitted collective cost table
   double min_bytes = 0, max_bytes = 0;
   double alpha = 0;  // seconds
@@ -222,6 +249,7 @@ struct SyncSpec {
   LatencyModel latency_model = LatencyModel::kNccl;
   NcclProtocol protocol = NcclProtocol::kAuto;  // NCCL_PROTO; auto = NCCL's choice by size
   ParameterServerSpec ps;
+  ShardingSpec sharding;
   int local_sgd_period = 1;         // local SGD: average weights every K steps
   std::string alpha_beta_table;     // optional path: measured costs replace links
   SourceLocation alpha_beta_where;  // where the scenario names it (errors about its use)

@@ -65,9 +65,13 @@ json model_json(const ModelSpec& m) {
 }
 
 json training_json(const TrainingSpec& t) {
-  return {{"batch_per_gpu", t.batch_per_gpu},    {"precision", enum_name(t.precision)},
-          {"optimizer", enum_name(t.optimizer)}, {"gradient_accumulation", t.gradient_accumulation},
-          {"iterations", t.iterations},          {"warmup", t.warmup}};
+  return {{"batch_per_gpu", t.batch_per_gpu},
+          {"precision", enum_name(t.precision)},
+          {"optimizer", enum_name(t.optimizer)},
+          {"gradient_accumulation", t.gradient_accumulation},
+          {"iterations", t.iterations},
+          {"warmup", t.warmup},
+          {"activation_checkpointing", t.activation_checkpointing}};
 }
 
 json alpha_beta_json(const SyncSpec& s) {
@@ -118,6 +122,12 @@ json sync_json(const SyncSpec& s) {
             {"update_flops_per_param", ps.update_flops_per_param},
             {"server_threads", ps.server_threads},
             {"server_memory_bandwidth_bytes_per_s", ps.server_memory_bandwidth}}},
+          {"sharding",
+           {{"strategy", enum_name(s.sharding.strategy)},
+            {"wrap_min_params", s.sharding.wrap_min_params},
+            {"backward_prefetch", enum_name(s.sharding.backward_prefetch)},
+            {"forward_prefetch", s.sharding.forward_prefetch},
+            {"limit_all_gathers", s.sharding.limit_all_gathers}}},
           {"local_sgd", {{"period", s.local_sgd_period}}},
           {"alpha_beta", s.alpha_beta_table},
           {"alpha_beta_table", alpha_beta_json(s)}};
