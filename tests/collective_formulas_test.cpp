@@ -100,6 +100,55 @@ TEST(Hierarchical, PhasesAddUpAndRailsShareNics) {
   EXPECT_DOUBLE_EQ(hierarchical_volume_per_rank(4, 8, 8.0), 2 * 7.0 / 8 * 8 + 2 * 0.75 * 1);
 }
 
+// ---------------------------------------------------------------- reduce-scatter, all-gather
+
+TEST(ShardedForms, RingHalvesTheAllReduce) {
+  for (int p : {2, 8, 64, 512}) {
+    expect_relative(ring_reduce_scatter_time(p, kS, kB, kA),
+                    (p - 1.0) / p * kS / kB + (p - 1) * kA);
+    expect_relative(ring_all_gather_time(p, kS, kB, kA), ring_reduce_scatter_time(p, kS, kB, kA));
+    expect_relative(2 * ring_reduce_scatter_time(p, kS, kB, kA),
+                    ring_allreduce_time(p, kS, kB, kA));
+  }
+  EXPECT_EQ(ring_reduce_scatter_time(1, kS, kB, kA), 0);
+}
+
+TEST(ShardedForms, HalvingDoublingHalvesAndTheFold) {
+  // Powers of two: exactly half the all-reduce.
+  for (int p : {2, 8, 64})
+    expect_relative(2 * halving_doubling_reduce_scatter_time(p, kS, kB, kA),
+                    halving_doubling_time(p, kS, kB, kA));
+  expect_relative(halving_doubling_reduce_scatter_time(8, kS, kB, kA), 7.0 / 8 * kS / kB + 3 * kA);
+  // p = 6: q = 4 after folding 2 pairs: S then S/6 around the fold, 3/4 S and 2 steps inside.
+  expect_relative(halving_doubling_reduce_scatter_time(6, kS, kB, kA),
+                  (kS + kS / 6) / kB + 2 * kA + 0.75 * kS / kB + 2 * kA);
+  EXPECT_EQ(halving_doubling_reduce_scatter_volume(8, kS), 7 * kS);
+  expect_relative(halving_doubling_reduce_scatter_volume(6, kS), 3 * kS + 2 * (kS + kS / 6));
+}
+
+TEST(ShardedForms, HierarchicalAndRails) {
+  HierarchicalLinks l;
+  l.nodes = 4;
+  l.gpus_per_node = 8;
+  l.nics = 2;
+  l.intra_bandwidth = 2e11;
+  l.intra_alpha = 1e-6;
+  l.nic_bandwidth = 2.5e10;
+  l.pcie_bandwidth = 3.2e10;
+  l.nic_alpha = 3e-6;
+  // 4 GPUs share a NIC: a rail gets 2.5e10 / 4; with 8 NICs the NIC (below PCIe) binds.
+  expect_relative(rail_bandwidth(l), 2.5e10 / 4);
+  // Intra: 7/8 S / 2e11 + 7 us. Inter: 3/4 * S/8 / (2.5e10/4) + 9 us.
+  expect_relative(hierarchical_reduce_scatter_time(l, kS),
+                  7.0 / 8 * kS / 2e11 + 7e-6 + 0.75 * kS / 8 * 4 / 2.5e10 + 9e-6);
+  expect_relative(2 * hierarchical_reduce_scatter_time(l, kS), hierarchical_allreduce_time(l, kS));
+  EXPECT_DOUBLE_EQ(hierarchical_reduce_scatter_volume_per_rank(4, 8, 8.0), 7.0 / 8 * 8 + 0.75);
+  l.nics = 8;
+  expect_relative(rail_bandwidth(l), 2.5e10);
+  l.nic_bandwidth = 1e11;
+  expect_relative(rail_bandwidth(l), 3.2e10);
+}
+
 TEST(ParameterServer, PushIsBoundByTheWorkerNicOrTheServersDownlinks) {
   expect_relative(ps_push_time(8, 8, kS, kB, kB), kS / kB);
   expect_relative(ps_push_time(8, 2, kS, kB, kB), 4 * kS / kB);

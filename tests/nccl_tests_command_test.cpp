@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 
 #include "sim/calibration/collective_sweep_sim.h"
@@ -75,14 +76,28 @@ TEST(CollectiveSweepSim, TwoNodeRingIsNicBoundWithTheLargestLatency) {
     EXPECT_NEAR(c.seconds / ring_allreduce_time(8, c.bytes, 12.5e9, 4e-6), 1.0, 1e-6) << c.bytes;
 }
 
+TEST(CollectiveSweepSim, ReduceScatterAndAllGatherAreOneRingPass) {
+  // nccl-tests' size is the whole buffer: (p-1)/p * S / B_nic + (p-1) alpha.
+  const Scenario s = parse_scenario_text(kTwoNodes, "two.yaml");
+  for (CollectiveOp op : {CollectiveOp::kReduceScatter, CollectiveOp::kAllGather}) {
+    const auto sweep = simulate_collective_sweep(s, op, {8, 1 << 20, 1 << 30});
+    ASSERT_EQ(sweep.size(), 3u);
+    for (const SimulatedCollective& c : sweep) {
+      EXPECT_NEAR(c.seconds / ring_reduce_scatter_time(8, c.bytes, 12.5e9, 4e-6), 1.0, 1e-6)
+          << collective_op_key(op) << " " << c.bytes;
+      EXPECT_EQ(c.algorithm, "ring");
+    }
+  }
+}
+
 TEST(CollectiveSweepSim, CollectivesTheModelDoesNotHaveAreRefusedNamingThoseItHas) {
   const Scenario s = parse_scenario_text(kTwoNodes, "two.yaml");
   try {
-    simulate_collective_sweep(s, CollectiveOp::kAllGather, {1024});
+    simulate_collective_sweep(s, CollectiveOp::kBroadcast, {1024});
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("the model has no all_gather yet; collectives it "
-                                         "simulates: all_reduce"),
+    EXPECT_NE(std::string(e.what()).find("the model has no broadcast yet; collectives it "
+                                         "simulates: all_reduce, all_gather, reduce_scatter"),
               std::string::npos)
         << e.what();
   }
@@ -138,6 +153,29 @@ TEST(NcclTestsCommand, PrintsAnImportableTableOfTheSimulatedCluster) {
   ASSERT_EQ(log.samples.size(), 14u);  // 8 B, 32 B, ... 512 MiB: -f 4 stops below 1 GiB
   for (const CollectiveSample& s : log.samples)
     EXPECT_NEAR(s.seconds / ring_allreduce_time(8, s.bytes, 12.5e9, 4e-6), 1.0, 5e-3) << s.bytes;
+}
+
+TEST(NcclTestsCommand, AllGatherRowsFollowNcclTestsColumns) {
+  // all_gather_perf: size = the gathered buffer, count = its elements per rank, redop none,
+  // algbw = size / time, busbw = algbw * (p-1)/p (nccl-tests doc/PERFORMANCE.md).
+  const fs::path dir = kScratch.fresh("all_gather");
+  std::ofstream(dir / "two.yaml") << kTwoNodes;
+  const testing::ShellRun r =
+      testing::run_shell("'" + std::string(DDPSIM_BINARY) + "' nccl-tests '" +
+                         (dir / "two.yaml").string() + "' -b 8 -e 1G -f 4 --op all_gather");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("# ddpsim prediction of all_gather_perf -b 8 -e 1073741824 -f 4"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("# all_gather ring (flow mode)\n"), std::string::npos) << r.output;
+  const double size = 536870912;  // 512 MiB, the largest size of -f 4 below 1 GiB
+  const double seconds = ring_all_gather_time(8, size, 12.5e9, 4e-6);
+  const double algbw = size / seconds / 1e9;
+  char row[160];
+  std::snprintf(row, sizeof row, "%12li  %12li  %8s  %6s  %6i  %7.0f  %6.2f  %6.2f  %5s\n",
+                536870912L, 536870912L / 4 / 8, "float", "none", -1, seconds * 1e6, algbw,
+                algbw * 7 / 8, "N/A");
+  EXPECT_NE(r.output.find(row), std::string::npos) << row << r.output;
 }
 
 TEST(NcclTestsCommand, BadSizesAndCollectivesExitTwo) {

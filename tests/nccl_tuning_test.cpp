@@ -139,6 +139,50 @@ TEST(NcclBandwidth, ProtocolsDerateTheLinksAsTuningDoes) {
                   20.4e9 / (2.0 * 7 / 8));
 }
 
+// Reduce-scatter and all-gather (tuning.cc: nsteps = P-1, nInterSteps = N-1, ring only, no
+// plateau; LL at a third of the bus bandwidth on one node; algbw = busBw * P/(P-1)).
+TEST(NcclReduceScatterAllGather, RingLatencyAtEightSixtyFourAndFiveHundredTwelveRanks) {
+  for (CollectiveOp op : {CollectiveOp::kReduceScatter, CollectiveOp::kAllGather}) {
+    SCOPED_TRACE(collective_op_key(op));
+    const NcclSetting one = dgx(1);
+    expect_relative(nccl_latency(one, NcclAlgorithm::kRing, NcclProtocol::kLL, 1e6, op),
+                    (6.6 + 7 * (0.6 + 1)) * kUs);
+    expect_relative(nccl_latency(one, NcclAlgorithm::kRing, NcclProtocol::kLL128, 1e6, op),
+                    (14.0 + 7 * (1.9 + 1)) * kUs);
+    expect_relative(nccl_latency(one, NcclAlgorithm::kRing, NcclProtocol::kSimple, 1e6, op),
+                    (8.4 + 7 * (3.4 + 1)) * kUs);
+    for (int nodes : {8, 64}) {  // p = 64 and 512
+      SCOPED_TRACE(nodes);
+      const NcclSetting s = dgx(nodes);
+      const int p = 8 * nodes, steps = p - 1, inter = nodes - 1;
+      expect_relative(nccl_latency(s, NcclAlgorithm::kRing, NcclProtocol::kLL, 8, op),
+                      (6.6 + (steps - inter) * 1.6 + inter * 4.7) * kUs);
+      expect_relative(nccl_latency(s, NcclAlgorithm::kRing, NcclProtocol::kLL128, 8, op),
+                      (14.0 + (steps - inter) * 2.9 + inter * 6.0) * kUs);
+      // Simple: no plateau factor, however large the call.
+      expect_relative(nccl_latency(s, NcclAlgorithm::kRing, NcclProtocol::kSimple, 1e12, op),
+                      (8.4 + (steps - inter) * 4.4 + inter * 16.0) * kUs);
+    }
+  }
+}
+
+TEST(NcclReduceScatterAllGather, ProtocolsDerateTheLinksAsTuningDoes) {
+  const NcclSetting s = dgx(1);
+  const double links = 100e9, ratio = 7.0 / 8;  // ring algbw -> busbw for P-1 steps
+  const CollectiveOp op = CollectiveOp::kReduceScatter;
+  expect_relative(nccl_algbw(s, NcclAlgorithm::kRing, NcclProtocol::kSimple, 1e6, links, op),
+                  links);
+  // LL on one node: a third of the bus bandwidth, at most 87.7 GB/s; on several, a quarter.
+  expect_relative(nccl_algbw(s, NcclAlgorithm::kRing, NcclProtocol::kLL, 1e6, links, op),
+                  links * ratio / 3 / ratio);
+  expect_relative(nccl_algbw(s, NcclAlgorithm::kRing, NcclProtocol::kLL, 1e6, 1000e9, op),
+                  87.7e9 / ratio);
+  expect_relative(nccl_algbw(dgx(2), NcclAlgorithm::kRing, NcclProtocol::kLL, 1e6, 10e9, op),
+                  10e9 / 4);
+  expect_relative(nccl_algbw(s, NcclAlgorithm::kRing, NcclProtocol::kLL128, 1e6, links, op),
+                  0.92 * links);
+}
+
 TEST(NcclChoice, SmallMessagesUseLLMediumLL128LargeSimple) {
   const NcclSetting s = dgx(4);
   const double links = 25e9 * 8 * 32 / 62.0;  // 8 rails of 25 GB/s, busbw 200 GB/s

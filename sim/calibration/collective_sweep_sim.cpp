@@ -17,37 +17,13 @@
 namespace ddpsim {
 namespace {
 
-// One collective as every rank's actor runs it, and what ran it at a size.
-struct RankCollective {
-  std::function<void(int rank, uint64_t tag, double bytes)> run;
-  std::function<std::string(double bytes)> algorithm;
-  std::shared_ptr<void> keep;  // owns what `run` uses
-};
-
-// The one place that maps a collective to the model's code.
-RankCollective make_collective(const Scenario& s, Transport* transport, CollectiveOp op) {
-  switch (op) {
-    case CollectiveOp::kAllReduce: {
-      std::shared_ptr<AllReduce> all_reduce = make_allreduce(s, transport);
-      AllReduce* a = all_reduce.get();
-      return {[a](int rank, uint64_t tag, double bytes) { a->run(rank, tag, bytes); },
-              [a](double bytes) { return a->algorithm_for(bytes); }, all_reduce};
-    }
-    case CollectiveOp::kAllGather:
-    case CollectiveOp::kReduceScatter:
-    case CollectiveOp::kBroadcast:
-      break;
-  }
-  throw std::logic_error("make_collective: not modelled (collective_is_modelled says which are)");
-}
-
 nlohmann::json run_sweep(const Scenario& s, CollectiveOp op, const std::vector<double>& sizes) {
   EngineCommandLine command_line;
   simgrid::s4u::Engine engine(&command_line.argc, command_line.argv);
   configure_network_model();
   ClusterPlatform platform = build_cluster_platform(s.cluster, PlatformExtras{});
   Transport transport(platform, nullptr);
-  const RankCollective collective = make_collective(s, &transport, op);
+  const std::unique_ptr<AllReduce> collective = make_collective(s, &transport, op);
   const int p = s.cluster.total_gpus();
   std::vector<double> start(sizes.size(), 0), end(sizes.size(), 0);
   simgrid::s4u::BarrierPtr barrier = simgrid::s4u::Barrier::create(p);
@@ -57,7 +33,7 @@ nlohmann::json run_sweep(const Scenario& s, CollectiveOp op, const std::vector<d
         barrier->wait();
         const double t0 = simgrid::s4u::Engine::get_clock();
         start[i] = t0;  // every rank leaves the barrier at the same time
-        collective.run(rank, i, sizes[i]);
+        collective->run(rank, i, sizes[i]);
         end[i] = std::max(end[i], simgrid::s4u::Engine::get_clock());
       }
     });
@@ -67,15 +43,15 @@ nlohmann::json run_sweep(const Scenario& s, CollectiveOp op, const std::vector<d
   for (size_t i = 0; i < sizes.size(); ++i)
     out.push_back({{"bytes", sizes[i]},
                    {"seconds", end[i] - start[i]},
-                   {"algorithm", collective.algorithm(sizes[i])}});
+                   {"algorithm", collective->algorithm_for(sizes[i])}});
   return out;
 }
 
 }  // namespace
 
-bool collective_is_modelled(CollectiveOp op) { return op == CollectiveOp::kAllReduce; }
+bool collective_is_modelled(CollectiveOp op) { return op != CollectiveOp::kBroadcast; }
 
-std::string modelled_collectives() { return "all_reduce"; }
+std::string modelled_collectives() { return "all_reduce, all_gather, reduce_scatter"; }
 
 std::vector<SimulatedCollective> simulate_collective_sweep(const Scenario& scenario,
                                                            CollectiveOp op,

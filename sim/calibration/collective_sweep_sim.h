@@ -17,15 +17,15 @@
 namespace ddpsim {
 
 struct SimulatedCollective {
-  double bytes = 0;       // nccl-tests "size" (all-reduce: the buffer)
+  double bytes = 0;       // nccl-tests "size": the full buffer (all_gather: its output)
   double seconds = 0;     // one call
   std::string algorithm;  // what ran it ("ring", "tree (auto)", "ring (alpha-beta table)")
 };
 
-// The collectives the model has; a sweep of any other is an InputError naming these. Adding one
-// is one case in collective_sweep_sim.cpp.
+// The collectives the model has (make_collective in sync_factory.h); a sweep of any other is an
+// InputError naming these.
 bool collective_is_modelled(CollectiveOp op);
-std::string modelled_collectives();  // "all_reduce"
+std::string modelled_collectives();  // "all_reduce, all_gather, reduce_scatter"
 
 // Simulates `op` at each of `sizes` (bytes, > 0) on `scenario.cluster`, in a child process (one
 // SimGrid engine per process). Throws InputError for a collective the model does not have or a

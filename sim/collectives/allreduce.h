@@ -1,6 +1,11 @@
-// All-reduce algorithms as SimGrid actor code. Every rank's communication actor calls run() with
-// the same tag and size, in the same order (like a NCCL stream); run() returns when this rank
-// holds the reduced buffer. A collective starts only when every rank has joined it.
+// Collectives (all-reduce, reduce-scatter, all-gather) as SimGrid actor code. Every rank's
+// communication actor calls run() with the same tag and size, in the same order (like a NCCL
+// stream); run() returns when this rank holds its result. A collective starts only when every
+// rank of its group has joined it.
+//
+// `bytes` is always the FULL buffer S (nccl-tests' "size", NCCL's nBytes): all-reduce reduces S
+// on every rank; reduce-scatter takes S from each rank and leaves S/p on each; all-gather takes
+// S/p from each rank and leaves S on each (p: the ranks of the collective's group).
 #pragma once
 
 #include <cstdint>
@@ -10,10 +15,18 @@
 #include <vector>
 
 #include "sim/collectives/traffic.h"
+#include "sim/profile/calibration_profile.h"
 #include "sim/scenario/scenario.h"
 
 namespace ddpsim {
 
+// Which ranks one collective spans. kWorld: every GPU. kNode: one collective per node among its
+// g GPUs (every rank calls run(); each node proceeds on its own). kRail: one collective per local
+// GPU index across the nodes (the n GPUs with the same local index, over that GPU's NIC), as
+// FSDP's HYBRID_SHARD all-reduces its shards between replicas.
+enum class CollectiveGroup { kWorld, kNode, kRail };
+
+// The interface of every collective, named for the first one modelled (much code uses the name).
 class AllReduce {
  public:
   virtual ~AllReduce() = default;
@@ -26,6 +39,7 @@ class AllReduce {
   // The call's time on otherwise idle links (what `auto` compares); 0 when not modelled.
   virtual double predicted_time(double /*bytes*/) const { return 0; }
 };
+using Collective = AllReduce;
 
 // What a flow-mode ring or tree call costs beyond its flows. alpha: the message latencies of the
 // algorithm's steps (2(p-1) alpha for the ring). nccl: NCCL's tuning model (nccl_tuning.h):
@@ -48,6 +62,12 @@ int ring_channel_count(const ClusterSpec& spec, int requested);
 // The chunked mode always charges alpha per step (it is the alpha model's validation mode).
 std::unique_ptr<AllReduce> make_ring_allreduce(Transport* transport, CollectiveMode mode,
                                                int channels, CollectiveCost cost = {});
+// The same rings for reduce-scatter and all-gather (op; kAllReduce is make_ring_allreduce): one
+// ring pass, so flow mode carries (p-1)/p * S per rank (split over the rings as above) plus
+// (p-1) alpha, or NCCL's ring latency for that collective; chunked mode p-1 steps of S/(p*C).
+std::unique_ptr<AllReduce> make_ring_collective(Transport* transport, CollectiveOp op,
+                                                CollectiveMode mode, int channels,
+                                                CollectiveCost cost = {});
 
 // Further algorithms; each file's header comment states its flow structure and closed form
 // (sim/cost/collective_formulas.h). Flow mode only: `mode` matters to the ring alone.
@@ -56,9 +76,22 @@ std::unique_ptr<AllReduce> make_tree_allreduce(Transport* transport, int channel
                                                CollectiveCost cost = {});
 // halving-doubling: Rabenseifner's recursive halving reduce-scatter + doubling all-gather.
 std::unique_ptr<AllReduce> make_halving_doubling_allreduce(Transport* transport);
+// Its halves alone: recursive halving reduce-scatter, recursive doubling all-gather
+// (halving_doubling_reduce_scatter_time(); op kAllReduce: the all-reduce above).
+std::unique_ptr<AllReduce> make_halving_doubling_collective(Transport* transport, CollectiveOp op);
 // hierarchical: intra-node ring reduce-scatter, one inter-node ring per local GPU (rail),
 // intra-node ring all-gather.
 std::unique_ptr<AllReduce> make_hierarchical_allreduce(Transport* transport);
+// reduce-scatter: intra-node ring reduce-scatter of S, then inter-node ring reduce-scatter of the
+// S/g shard per rail; all-gather: the mirror (hierarchical_reduce_scatter_time()).
+std::unique_ptr<AllReduce> make_hierarchical_collective(Transport* transport, CollectiveOp op);
+// A ring collective inside every node (kNode) or along every rail (kRail) at once, in flow or
+// chunked mode (group_collective.cpp); `bytes` is the group's full buffer. With the NCCL cost
+// model, NCCL's ring latency for a communicator of the group's shape (1 node x g GPUs; n nodes x
+// 1 GPU).
+std::unique_ptr<AllReduce> make_group_collective(Transport* transport, CollectiveOp op,
+                                                 CollectiveGroup group, CollectiveMode mode,
+                                                 CollectiveCost cost = {});
 // auto: ring or tree per call by predicted time (tree for small messages across nodes); with
 // the NCCL cost model, NCCL's own choice over both algorithms and every enabled protocol.
 std::unique_ptr<AllReduce> make_auto_allreduce(Transport* transport, CollectiveMode mode,

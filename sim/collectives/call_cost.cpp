@@ -6,9 +6,11 @@
 namespace ddpsim {
 
 CallCost::CallCost(const ClusterSpec& spec, NcclAlgorithm algorithm, int channels,
-                   CollectiveCost cost, double seconds_per_byte, double alpha_latency)
+                   CollectiveCost cost, double seconds_per_byte, double alpha_latency,
+                   CollectiveOp op)
     : setting_(nccl_setting(spec, channels)),
       algorithm_(algorithm),
+      op_(op),
       cost_(cost),
       seconds_per_byte_(seconds_per_byte),
       alpha_latency_(alpha_latency) {}
@@ -16,7 +18,7 @@ CallCost::CallCost(const ClusterSpec& spec, NcclAlgorithm algorithm, int channel
 NcclChoice CallCost::choice(double bytes) const {
   const double links_algbw =
       seconds_per_byte_ > 0 ? 1.0 / seconds_per_byte_ : std::numeric_limits<double>::max();
-  return nccl_choose(setting_, {{algorithm_, links_algbw}}, cost_.protocol, bytes);
+  return nccl_choose(setting_, {{algorithm_, links_algbw}}, cost_.protocol, bytes, op_);
 }
 
 double CallCost::after_flows(double bytes, double elapsed) const {

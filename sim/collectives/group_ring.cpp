@@ -39,10 +39,16 @@ int GroupRings::group_size(int rank) const {
   return g < 0 ? 1 : static_cast<int>(groups_[g].size());
 }
 
-void GroupRings::phase(int rank, uint64_t tag, double bytes, int latency_steps) {
+double GroupRings::alpha(int rank) const {
   const int g = group_of_.at(rank);
-  if (g < 0 || groups_[g].size() <= 1 || bytes <= 0) return;
+  return g < 0 ? 0 : alpha_[g];
+}
+
+double GroupRings::phase(int rank, uint64_t tag, double bytes, int latency_steps) {
+  const int g = group_of_.at(rank);
+  if (g < 0 || groups_[g].size() <= 1 || bytes <= 0) return 0;
   start_[g]->arrive_and_wait(tag);
+  const double start = simgrid::s4u::Engine::get_clock();
   const ClusterPlatform& pf = transport_->platform();
   std::vector<simgrid::s4u::CommPtr> comms;
   comms.push_back(transport_->irecv(in_box_[rank]));
@@ -50,8 +56,10 @@ void GroupRings::phase(int rank, uint64_t tag, double bytes, int latency_steps) 
                                     /*add_latency=*/false));
   simgrid::s4u::Comm::wait_all(comms);
   end_[g]->arrive_and_wait(tag);
+  const double elapsed = simgrid::s4u::Engine::get_clock() - start;
   if (latency_steps > 0 && alpha_[g] > 0)
     simgrid::s4u::this_actor::sleep_for(latency_steps * alpha_[g]);
+  return elapsed;
 }
 
 std::vector<std::vector<int>> GroupRings::nodes(const ClusterPlatform& pf) {

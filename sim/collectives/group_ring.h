@@ -1,7 +1,7 @@
 // Rings over disjoint groups of ranks (the GPUs of one node, one rail across nodes), in flow mode:
 // the reduce-scatter or all-gather phase of a ring all-reduce inside every group at once. Used by
-// hierarchical all-reduce and by parameter servers (intra-node reduce before push, all-gather
-// after pull).
+// hierarchical collectives, node and rail group collectives (group_collective.cpp) and by
+// parameter servers (intra-node reduce before push, all-gather after pull).
 //
 // One phase: every member waits for its whole group to join, sends `bytes` to its successor as
 // one flow (receiving the same from its predecessor), waits for the group's last flow (in a
@@ -27,10 +27,13 @@ class GroupRings {
   GroupRings(Transport* transport, std::vector<std::vector<int>> groups);
 
   // Called by every member of rank's group with the same tag; returns at once for a group of
-  // one member or bytes <= 0.
-  void phase(int rank, uint64_t tag, double bytes, int latency_steps);
+  // one member or bytes <= 0. Returns the seconds from the group's last join to its last flow's
+  // end (the latency sleep excluded), 0 when it returned at once.
+  double phase(int rank, uint64_t tag, double bytes, int latency_steps);
 
   int group_size(int rank) const;
+  // The largest message latency of the edges of rank's group's ring (0 for one member).
+  double alpha(int rank) const;
 
   // The usual groupings of a cluster: one group per node (local order), one group per local GPU
   // index across nodes (a rail: node order).

@@ -13,9 +13,13 @@
 // Chunked mode: 2(p-1) steps; in each, every rank sleeps alpha, sends S/(p*C) per ring to its
 // successor and receives the same from its predecessor (chunks of rings sharing an edge travel
 // as one message). O(p^2) messages: a validation mode.
+//
+// Reduce-scatter and all-gather are one of the all-reduce's two passes over the same rings:
+// V = (p-1)/p * S, latency (p-1) alpha (or NCCL's for that collective), p-1 chunked steps.
 #include <algorithm>
 #include <map>
 #include <simgrid/s4u.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -35,10 +39,12 @@ struct Edge {
 
 class RingAllReduce : public AllReduce {
  public:
-  RingAllReduce(Transport* transport, CollectiveMode mode, int channels, CollectiveCost cost)
+  RingAllReduce(Transport* transport, CollectiveOp op, CollectiveMode mode, int channels,
+                CollectiveCost cost)
       : transport_(transport),
         pf_(transport->platform()),
         mode_(mode),
+        passes_(op == CollectiveOp::kAllReduce ? 2 : 1),
         p_(static_cast<int>(pf_.gpus.size())),
         logical_p_(pf_.logical_nodes * pf_.spec.gpus_per_node),
         channels_(ring_channel_count(pf_.spec, channels)),
@@ -61,13 +67,13 @@ class RingAllReduce : public AllReduce {
     std::vector<FlowShare> flows;
     // Volumes and the latency term are the whole cluster's (logical_p_): under the symmetric
     // scope the ranks simulated are a slice whose edges carry what the full ring's carry.
-    const double volume = p_ > 1 ? 2.0 * (logical_p_ - 1) / logical_p_ : 0;
+    const double volume = p_ > 1 ? passes_ * (logical_p_ - 1.0) / logical_p_ : 0;
     for (int r = 0; r < p_; ++r)
       for (const Edge& e : out_[r])
         flows.push_back({pf_.gpus[r], pf_.gpus[e.peer], volume * e.rings / channels_});
-    cost_ =
-        std::make_unique<CallCost>(pf_.logical_spec(), NcclAlgorithm::kRing, channels_, cost,
-                                   seconds_per_byte(pf_, flows), 2.0 * (logical_p_ - 1) * alpha_);
+    cost_ = std::make_unique<CallCost>(pf_.logical_spec(), NcclAlgorithm::kRing, channels_, cost,
+                                       seconds_per_byte(pf_, flows),
+                                       passes_ * (logical_p_ - 1.0) * alpha_, op);
   }
 
   void run(int rank, uint64_t tag, double bytes) override {
@@ -75,14 +81,14 @@ class RingAllReduce : public AllReduce {
     start_.arrive_and_wait(tag);
     if (mode_ == CollectiveMode::kFlow) {
       const double start = simgrid::s4u::Engine::get_clock();
-      const double volume = 2.0 * (logical_p_ - 1) / logical_p_ * bytes;
+      const double volume = passes_ * (logical_p_ - 1.0) / logical_p_ * bytes;
       exchange(rank, volume / channels_);
       end_.arrive_and_wait(tag);
       const double elapsed = simgrid::s4u::Engine::get_clock() - start;
       simgrid::s4u::this_actor::sleep_for(cost_->after_flows(bytes, elapsed));
     } else {
       const double chunk = bytes / (static_cast<double>(p_) * channels_);
-      for (int step = 0; step < 2 * (p_ - 1); ++step) exchange(rank, chunk, alpha_);
+      for (int step = 0; step < passes_ * (p_ - 1); ++step) exchange(rank, chunk, alpha_);
     }
   }
 
@@ -122,6 +128,7 @@ class RingAllReduce : public AllReduce {
   Transport* transport_;
   const ClusterPlatform& pf_;
   CollectiveMode mode_;
+  int passes_;  // ring passes: 2 for all-reduce (reduce-scatter + all-gather), else 1
   int p_;
   int logical_p_;  // GPUs of the cluster the ring stands for (p_ but under the symmetric scope)
   int channels_;
@@ -142,9 +149,17 @@ int ring_channel_count(const ClusterSpec& spec, int requested) {
 
 std::unique_ptr<AllReduce> make_ring_allreduce(Transport* transport, CollectiveMode mode,
                                                int channels, CollectiveCost cost) {
+  return make_ring_collective(transport, CollectiveOp::kAllReduce, mode, channels, cost);
+}
+
+std::unique_ptr<AllReduce> make_ring_collective(Transport* transport, CollectiveOp op,
+                                                CollectiveMode mode, int channels,
+                                                CollectiveCost cost) {
+  if (op == CollectiveOp::kBroadcast)
+    throw std::invalid_argument("make_ring_collective: broadcast is not modelled");
   // The chunked ring is the alpha model's validation mode.
   if (mode == CollectiveMode::kChunked) cost.model = LatencyModel::kAlpha;
-  return std::make_unique<RingAllReduce>(transport, mode, channels, cost);
+  return std::make_unique<RingAllReduce>(transport, op, mode, channels, cost);
 }
 
 }  // namespace ddpsim

@@ -115,6 +115,44 @@ double hierarchical_volume_per_rank(int nodes, int g, double bytes) {
   return 2.0 * (g - 1) / g * bytes + 2.0 * (nodes - 1) / nodes * bytes / g;
 }
 
+double ring_reduce_scatter_time(int p, double bytes, double bandwidth, double alpha) {
+  if (p <= 1) return 0;
+  return (p - 1.0) / p * bytes / bandwidth + (p - 1.0) * alpha;
+}
+
+double ring_all_gather_time(int p, double bytes, double bandwidth, double alpha) {
+  return ring_reduce_scatter_time(p, bytes, bandwidth, alpha);
+}
+
+double halving_doubling_reduce_scatter_time(int p, double bytes, double bandwidth, double alpha) {
+  if (p <= 1) return 0;
+  const int q = largest_power_of_two_at_most(p);
+  double t = (q - 1.0) / q * bytes / bandwidth + std::log2(static_cast<double>(q)) * alpha;
+  if (q < p) t += (bytes + bytes / p) / bandwidth + 2 * alpha;
+  return t;
+}
+
+double halving_doubling_reduce_scatter_volume(int p, double bytes) {
+  if (p <= 1) return 0;
+  const int q = largest_power_of_two_at_most(p);
+  return (q - 1.0) * bytes + (p - q) * (bytes + bytes / p);
+}
+
+double rail_bandwidth(const HierarchicalLinks& l) {
+  const double gpus_per_nic =
+      static_cast<double>(l.gpus_per_node) / std::min(l.nics, l.gpus_per_node);
+  return std::min(l.pcie_bandwidth, l.nic_bandwidth / gpus_per_nic);
+}
+
+double hierarchical_reduce_scatter_time(const HierarchicalLinks& l, double bytes) {
+  return ring_reduce_scatter_time(l.gpus_per_node, bytes, l.intra_bandwidth, l.intra_alpha) +
+         ring_reduce_scatter_time(l.nodes, bytes / l.gpus_per_node, rail_bandwidth(l), l.nic_alpha);
+}
+
+double hierarchical_reduce_scatter_volume_per_rank(int nodes, int g, double bytes) {
+  return (g - 1.0) / g * bytes + (nodes - 1.0) / nodes * bytes / g;
+}
+
 double pcie_ring_allreduce_time(const PcieNodeLinks& l, double bytes) {
   const int g = l.gpus;
   if (g <= 1) return 0;

@@ -65,6 +65,36 @@ double hierarchical_allreduce_time(const HierarchicalLinks& links, double bytes)
 // Bytes one rank sends in one call: 2 (g-1)/g S + 2 (nodes-1)/nodes * S/g.
 double hierarchical_volume_per_rank(int nodes, int g, double bytes);
 
+// ---------------------------------------------------------------- reduce-scatter, all-gather
+
+// S is always the full buffer: reduce-scatter turns S per rank into S/p, all-gather S/p into S.
+// Each is one half of the matching all-reduce, so each form is half of the one above, and
+// all-gather's equals reduce-scatter's (docs/sharded-collectives.md).
+
+// Ring: (p-1)/p * S/B + (p-1)*alpha.
+double ring_reduce_scatter_time(int p, double bytes, double bandwidth, double alpha);
+double ring_all_gather_time(int p, double bytes, double bandwidth, double alpha);
+
+// Recursive halving (reduce-scatter) or doubling (all-gather). Power of two:
+//   (p-1)/p * S/B + log2(p) alpha.
+// Otherwise (q, r as for the all-reduce): the fold before and after the q-rank phase sends S one
+// way and S/p the other:  (S + S/p)/B + 2 alpha + the power-of-two time for q.
+double halving_doubling_reduce_scatter_time(int p, double bytes, double bandwidth, double alpha);
+// Bytes all ranks send together in one call: (q-1) S + r (S + S/p).
+double halving_doubling_reduce_scatter_volume(int p, double bytes);
+
+// Hierarchical reduce-scatter (intra-node ring reduce-scatter of S, then a rail ring
+// reduce-scatter of S/g) or all-gather (the mirror):
+//   (g-1)/g * S/B_intra + (g-1) alpha_intra + (nodes-1)/nodes * (S/g) / B_rail + (nodes-1)
+//   alpha_nic
+double hierarchical_reduce_scatter_time(const HierarchicalLinks& links, double bytes);
+// Bytes one rank sends in one call: (g-1)/g S + (nodes-1)/nodes * S/g.
+double hierarchical_reduce_scatter_volume_per_rank(int nodes, int g, double bytes);
+// What a rail ring gets per GPU: min(B_pcie, B_nic * nics / g) (GPUs sharing a NIC share it).
+// Node and rail group collectives (CollectiveGroup) are the ring forms with g GPUs at B_intra or
+// nodes GPUs at this bandwidth.
+double rail_bandwidth(const HierarchicalLinks& links);
+
 // ---------------------------------------------------------------- transports (transports.md)
 
 // Ring all-reduce inside one node of g GPUs on PCIe (one ring, GPU l -> l+1), the GPUs split

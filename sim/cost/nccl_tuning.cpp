@@ -72,15 +72,18 @@ NcclSetting nccl_setting(const ClusterSpec& c, int channels) {
   return s;
 }
 
-double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes) {
+double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes,
+                    CollectiveOp op) {
   if (s.ranks <= 1) return 0;
   const int ai = static_cast<int>(a), pi = proto_index(p);
   const double intra_hw = kHwLat[static_cast<int>(s.intra)][ai][pi] + s.intra_hop / kUs;
   const double inter = kHwLat[static_cast<int>(NcclHardware::kNet)][ai][pi] + s.net_hop / kUs;
   double lat = kBaseLat[ai][pi];
   if (a == NcclAlgorithm::kRing) {
-    const int steps = 2 * (s.ranks - 1);
-    const int inter_steps = s.nodes > 1 ? 2 * s.nodes : 0;
+    // tuning.cc: nsteps and nInterSteps per collective.
+    const bool all_reduce = op == CollectiveOp::kAllReduce;
+    const int steps = all_reduce ? 2 * (s.ranks - 1) : s.ranks - 1;
+    const int inter_steps = all_reduce ? (s.nodes > 1 ? 2 * s.nodes : 0) : s.nodes - 1;
     double intra = intra_hw;
     if (s.nodes > 1) {
       // Inter-node rings still launch every step through the network proxy.
@@ -89,7 +92,7 @@ double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, doubl
     }
     lat += (steps - inter_steps) * intra + inter_steps * inter;
     const double per_rank = bytes / (static_cast<double>(s.channels) * s.ranks);
-    if (pi == kSimple && s.nodes > 1 && per_rank >= 64)
+    if (all_reduce && pi == kSimple && s.nodes > 1 && per_rank >= 64)
       lat *= s.compute_capability < 80 ? 1.9 : 1.4;  // plateau effect of ring
   } else {
     const int per_node = s.ranks / s.nodes;
@@ -99,17 +102,21 @@ double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, doubl
 }
 
 double nccl_algbw(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes,
-                  double links_algbw) {
+                  double links_algbw, CollectiveOp op) {
   if (s.ranks <= 1) return links_algbw;
   const int pi = proto_index(p);
   const bool ring = a == NcclAlgorithm::kRing;
-  // Bus bandwidth as NCCL counts it (nChannels * bw): the ring moves 2(P-1)/P of the buffer per
-  // rank, the tree twice the buffer (algbw = busBw / 2).
-  const double ratio = ring ? 2.0 * (s.ranks - 1) / s.ranks : 2.0;
+  // Bus bandwidth as NCCL counts it (nChannels * bw): the ring moves nsteps/P of the buffer per
+  // rank (2(P-1)/P for all-reduce, (P-1)/P for reduce-scatter and all-gather), the tree twice
+  // the buffer (algbw = busBw / 2).
+  const bool all_reduce = op == CollectiveOp::kAllReduce;
+  const double steps = all_reduce ? 2.0 * (s.ranks - 1) : s.ranks - 1.0;
+  const double ratio = ring ? steps / s.ranks : 2.0;
   double bus = links_algbw * ratio;
   const double ppn = static_cast<double>(s.ranks) / s.nodes;
   if (ring) {
-    if (pi == kLL) bus = std::min(ll_max_bw(s), bus / 4);
+    // LL: a quarter of the bus bandwidth, a third for reduce-scatter / all-gather on one node.
+    if (pi == kLL) bus = std::min(ll_max_bw(s), bus / (s.nodes > 1 || all_reduce ? 4 : 3));
     if (pi == kLL128) bus *= ppn < 2 ? 0.7 : 0.92;
   } else {
     bus *= 0.92;
@@ -126,7 +133,7 @@ bool nccl_protocol_enabled(const NcclSetting& s, NcclProtocol p) {
 }
 
 NcclChoice nccl_choose(const NcclSetting& s, const std::vector<NcclCandidate>& candidates,
-                       NcclProtocol forced, double bytes) {
+                       NcclProtocol forced, double bytes, CollectiveOp op) {
   NcclChoice best;
   bool found = false;
   for (const NcclCandidate& c : candidates) {
@@ -135,8 +142,8 @@ NcclChoice nccl_choose(const NcclSetting& s, const std::vector<NcclCandidate>& c
       NcclChoice option;
       option.algorithm = c.algorithm;
       option.protocol = p;
-      option.latency = nccl_latency(s, c.algorithm, p, bytes);
-      option.algbw = nccl_algbw(s, c.algorithm, p, bytes, c.links_algbw);
+      option.latency = nccl_latency(s, c.algorithm, p, bytes, op);
+      option.algbw = nccl_algbw(s, c.algorithm, p, bytes, c.links_algbw, op);
       if (!found || option.time(bytes) < best.time(bytes)) {
         best = option;
         found = true;

@@ -1,6 +1,6 @@
-// NCCL's own cost model for all-reduce, as a pure function: NVIDIA/nccl v2.20.3,
-// src/graph/tuning.cc (ncclTopoTuneModel, ncclTopoGetAlgoTime). A call of S bytes with
-// algorithm a (ring, tree) and protocol p (LL, LL128, Simple) takes
+// NCCL's own cost model for all-reduce, reduce-scatter and all-gather, as a pure function:
+// NVIDIA/nccl v2.20.3, src/graph/tuning.cc (ncclTopoTuneModel, ncclTopoGetAlgoTime). A call of S
+// bytes with algorithm a (ring, tree) and protocol p (LL, LL128, Simple) takes
 //   latency(a, p) + S / algbw(a, p)
 // where, in microseconds,
 //   ring: baseLat[a][p] + (2(P-1) - nInter) * intraLat + nInter * interLat,  nInter = 2N (N > 1)
@@ -18,6 +18,12 @@
 // LL /3.8 (capped by llMaxBw) or LL128 x7/9 (one node) / x120/128, and the tree's per-size
 // correction factor. NCCL's per-channel caps (perChMax*) are left out: ddpsim's channels are NIC
 // rails, not NCCL's SM channels, and its links already bound the rate.
+// Reduce-scatter and all-gather (op): NCCL runs them on the ring alone (tuning.cc skips every
+// other algorithm for them: `if (coll != ncclFuncAllReduce && a != NCCL_ALGO_RING) continue`),
+// with nsteps = P-1 and nInterSteps = N-1 in place of 2(P-1) and 2N, the bus-to-algorithm ratio
+// P/nsteps = P/(P-1), LL's bandwidth /3 instead of /4 on one node, and no plateau factor (an
+// all-reduce correction in ncclTopoGetAlgoTime). `bytes` is the whole buffer S, as NCCL's
+// nBytes (src/include/info.h, ncclInfoSetDerived: "nBytes *= nRanks; // count is per rank").
 // NCCL chooses the (algorithm, protocol) of least predicted time; LL128 only where NCCL enables
 // it by default (NVLink inside the node, GPUDirect RDMA across nodes, compute capability 7.0,
 // 8.0 or 9.0). Plain functions, no SimGrid.
@@ -25,6 +31,7 @@
 
 #include <vector>
 
+#include "sim/profile/calibration_profile.h"
 #include "sim/scenario/scenario.h"
 
 namespace ddpsim {
@@ -49,13 +56,15 @@ struct NcclSetting {
 // it, the link latencies (intra_node.latency; nic.latency + nic.message_cost) as extra per hop.
 NcclSetting nccl_setting(const ClusterSpec& cluster, int channels);
 
-// Seconds NCCL charges per all-reduce call of `bytes` with this algorithm and protocol.
-double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes);
+// Seconds NCCL charges per call of `bytes` with this algorithm and protocol (op: all-reduce,
+// reduce-scatter or all-gather; the tree only for all-reduce).
+double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes,
+                    CollectiveOp op = CollectiveOp::kAllReduce);
 
 // Algorithm bandwidth (bytes/s) of protocol p, given the algorithm bandwidth links_algbw that
 // the links give the Simple protocol; never above links_algbw.
 double nccl_algbw(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes,
-                  double links_algbw);
+                  double links_algbw, CollectiveOp op = CollectiveOp::kAllReduce);
 
 bool nccl_protocol_enabled(const NcclSetting& s, NcclProtocol p);
 
@@ -76,7 +85,8 @@ struct NcclCandidate {
 // time (ties go to the earlier candidate, then to the protocol order LL, LL128, Simple).
 // `forced` other than kAuto restricts the protocols to that one (NCCL_PROTO), enabled or not.
 NcclChoice nccl_choose(const NcclSetting& s, const std::vector<NcclCandidate>& candidates,
-                       NcclProtocol forced, double bytes);
+                       NcclProtocol forced, double bytes,
+                       CollectiveOp op = CollectiveOp::kAllReduce);
 
 const char* nccl_protocol_name(NcclProtocol p);  // "LL", "LL128", "Simple"
 

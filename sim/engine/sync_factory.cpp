@@ -121,6 +121,40 @@ std::unique_ptr<AllReduce> make_allreduce(const Scenario& s, Transport* transpor
   throw std::logic_error("unknown all-reduce algorithm");
 }
 
+std::unique_ptr<AllReduce> make_collective(const Scenario& s, Transport* transport, CollectiveOp op,
+                                           CollectiveGroup group) {
+  if (op == CollectiveOp::kBroadcast)
+    throw std::invalid_argument("make_collective: broadcast is not modelled");
+  if (op == CollectiveOp::kAllReduce && group == CollectiveGroup::kWorld)
+    return make_allreduce(s, transport);
+  if (uses_alpha_beta(s)) {
+    // No silent reuse of all-reduce rows: another collective, or a smaller communicator, has
+    // other costs.
+    const std::string what =
+        op != CollectiveOp::kAllReduce
+            ? std::string("no ") + collective_op_key(op) + " rows (it holds all_reduce rows only)"
+            : std::string("all_reduce rows of the whole cluster only, not of a ") +
+                  (group == CollectiveGroup::kNode ? "node" : "rail") + " group";
+    throw InputError({s.sync.alpha_beta_table, 0, 0},
+                     "the alpha-beta table has " + what +
+                         "; remove sync.alpha_beta_table to simulate the links instead");
+  }
+  const CollectiveCost cost{s.sync.latency_model, s.sync.protocol};
+  if (group != CollectiveGroup::kWorld)
+    return make_group_collective(transport, op, group, s.sync.mode, cost);
+  switch (s.sync.algorithm) {
+    case AllReduceAlgorithm::kRing:
+    case AllReduceAlgorithm::kTree:  // NCCL has no tree reduce-scatter or all-gather
+    case AllReduceAlgorithm::kAuto:  // so its choice is among the ring's protocols
+      return make_ring_collective(transport, op, s.sync.mode, s.sync.channels, cost);
+    case AllReduceAlgorithm::kHalvingDoubling:
+      return make_halving_doubling_collective(transport, op);
+    case AllReduceAlgorithm::kHierarchical:
+      return make_hierarchical_collective(transport, op);
+  }
+  throw std::logic_error("unknown all-reduce algorithm");
+}
+
 bool uses_buffer_broadcast(const Scenario& s) {
   return s.sync.buffer_broadcast > 0 && s.sync.strategy == SyncStrategy::kAllReduce &&
          !s.sync.fusion.enabled && s.sync.schedule == CommSchedule::kFifo &&

@@ -15,6 +15,15 @@ namespace ddpsim {
 
 PlatformExtras platform_extras(const Scenario& scenario);
 std::unique_ptr<AllReduce> make_allreduce(const Scenario& scenario, Transport* transport);
+// Any modelled collective (all-reduce, reduce-scatter, all-gather; run()'s bytes is the full
+// buffer, allreduce.h) over `group`, with the scenario's algorithm, mode, channels and latency
+// model. (kAllReduce, kWorld) is make_allreduce. Reduce-scatter and all-gather: ring, tree and
+// auto all run the ring (NCCL has no tree for them), halving-doubling and hierarchical their
+// halves. kNode and kRail groups run a ring per group whatever the algorithm
+// (make_group_collective). A measured table (sync.alpha_beta) holds whole-cluster all_reduce
+// rows only: any other op or group with one is an InputError. Broadcast: std::invalid_argument.
+std::unique_ptr<AllReduce> make_collective(const Scenario& s, Transport* transport, CollectiveOp op,
+                                           CollectiveGroup group = CollectiveGroup::kWorld);
 std::unique_ptr<GradientSync> make_gradient_sync(RunContext* ctx);
 // True when every forward starts with DDP's buffer broadcast (sync.buffer_broadcast > 0 under
 // all-reduce, not with Horovod fusion or priority scheduling, which are not DDP): the workers
