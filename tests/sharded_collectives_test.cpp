@@ -5,9 +5,12 @@
 // conservation and volumes, monotonicity in bandwidth, the symmetric scope's slice, and
 // make_collective's contract (sync_factory.h).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -431,6 +434,42 @@ TEST(MakeCollective, AMeasuredTableWithoutTheOpsRowsIsAnInputError) {
   }
   EXPECT_THROW(make_collective(s, nullptr, kAR, CollectiveGroup::kRail), InputError);
   EXPECT_THROW(make_collective(s, nullptr, CollectiveOp::kBroadcast), std::invalid_argument);
+}
+
+TEST(MakeCollective, AMeasuredTableAnswersWithItsOwnRowsForTheOp) {
+  // A table file with reduce_scatter rows for ring and all_reduce rows: the reduce-scatter sleeps
+  // its own row and accounts one ring pass; all-gather has no rows and is refused.
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ddpsim-sharded-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "table.yaml").string();
+  std::ofstream(path)
+      << "collectives:\n"
+         "  - op: all_reduce\n"
+         "    algorithm: ring\n"
+         "    gpus: 8\n"
+         "    fit: [ { min_bytes: 0, max_bytes: .inf, alpha: 1e-4, beta: 1e-9 } ]\n"
+         "  - op: reduce_scatter\n"
+         "    algorithm: ring\n"
+         "    gpus: 8\n"
+         "    fit: [ { min_bytes: 0, max_bytes: .inf, alpha: 2e-5, beta: 3e-10 } ]\n";
+  const ClusterSpec c = make_cluster(2, 4);
+  Scenario s;
+  s.cluster = c;
+  s.sync.alpha_beta_table = path;
+  Outcome o = run(c, [s](Transport* t) { return make_collective(s, t, kRS); });
+  expect_relative(o.last, 2e-5 + 3e-10 * kS, 1e-12);
+  expect_relative(o.sent, 7 * kS, 1e-12);
+  expect_relative(o.received, o.sent, 1e-12);
+  try {
+    make_collective(s, nullptr, kAG);
+    ADD_FAILURE() << "no error for all_gather";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("no all_gather rows for algorithm 'ring' nor for 'auto'"),
+              std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// ddpsim nccl-tests SCENARIO [-b 8] [-e 8G] [-f 2] [--op all_reduce] [--algorithm A] [--set k=v]
+// ddpsim nccl-tests SCENARIO [-b 8] [-e 8G] [-f 2] [--op all_reduce|reduce_scatter|all_gather]
+//                   [--algorithm A] [--set k=v]
 // Prints what nccl-tests would print on the scenario's cluster, predicted by the simulator, in
 // nccl-tests' own format (sim/profile/nccl_tests_format.h), so a measured run compares line by
 // line and the table imports back into `ddpsim calibrate`.

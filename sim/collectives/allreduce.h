@@ -103,5 +103,10 @@ using AlphaBetaTable = std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>>
 std::unique_ptr<AllReduce> make_alpha_beta_allreduce(Transport* transport,
                                                      AllReduceAlgorithm algorithm,
                                                      AlphaBetaTable table);
+// The same for reduce-scatter or all-gather from that collective's rows (bytes accounted as one
+// ring pass, (p-1)/p * S per rank).
+std::unique_ptr<AllReduce> make_alpha_beta_collective(Transport* transport, CollectiveOp op,
+                                                      AllReduceAlgorithm algorithm,
+                                                      AlphaBetaTable table);
 
 }  // namespace ddpsim

@@ -4,7 +4,8 @@
 // call does not compete with other traffic for links: the measured time already contains the
 // contention of the machine it was measured on. Bytes are still accounted, as the ring moves
 // them (2(p-1)/p * S from each rank to the next, the volume behind nccl-tests' bus bandwidth),
-// so byte totals stay comparable with link-simulated runs.
+// so byte totals stay comparable with link-simulated runs. Reduce-scatter and all-gather (rows of
+// that `op:` in the table, make_alpha_beta_collective) account one ring pass, (p-1)/p * S.
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 #include <string>
@@ -18,8 +19,10 @@ namespace {
 
 class AlphaBetaAllReduce : public AllReduce {
  public:
-  AlphaBetaAllReduce(Transport* transport, AllReduceAlgorithm algorithm, AlphaBetaTable table)
+  AlphaBetaAllReduce(Transport* transport, CollectiveOp op, AllReduceAlgorithm algorithm,
+                     AlphaBetaTable table)
       : transport_(transport),
+        passes_(op == CollectiveOp::kAllReduce ? 2 : 1),
         pf_(transport->platform()),
         p_(static_cast<int>(pf_.gpus.size())),
         algorithm_(algorithm),
@@ -33,7 +36,8 @@ class AlphaBetaAllReduce : public AllReduce {
   void run(int rank, uint64_t tag, double bytes) override {
     if (p_ == 1 || bytes <= 0) return;
     start_.arrive_and_wait(tag);
-    transport_->account(pf_.gpus[rank], pf_.gpus[(rank + 1) % p_], 2.0 * (p_ - 1) / p_ * bytes);
+    transport_->account(pf_.gpus[rank], pf_.gpus[(rank + 1) % p_],
+                        passes_ * (p_ - 1.0) / p_ * bytes);
     const double t = *alpha_beta_time(table_, algorithm_, bytes);
     if (t > 0) simgrid::s4u::this_actor::sleep_for(t);
   }
@@ -44,6 +48,7 @@ class AlphaBetaAllReduce : public AllReduce {
 
  private:
   Transport* transport_;
+  int passes_;  // ring passes the bytes are accounted as: 2 for all-reduce, else 1
   const ClusterPlatform& pf_;
   int p_;
   AllReduceAlgorithm algorithm_;
@@ -56,7 +61,14 @@ class AlphaBetaAllReduce : public AllReduce {
 std::unique_ptr<AllReduce> make_alpha_beta_allreduce(Transport* transport,
                                                      AllReduceAlgorithm algorithm,
                                                      AlphaBetaTable table) {
-  return std::make_unique<AlphaBetaAllReduce>(transport, algorithm, std::move(table));
+  return make_alpha_beta_collective(transport, CollectiveOp::kAllReduce, algorithm,
+                                    std::move(table));
+}
+
+std::unique_ptr<AllReduce> make_alpha_beta_collective(Transport* transport, CollectiveOp op,
+                                                      AllReduceAlgorithm algorithm,
+                                                      AlphaBetaTable table) {
+  return std::make_unique<AlphaBetaAllReduce>(transport, op, algorithm, std::move(table));
 }
 
 }  // namespace ddpsim

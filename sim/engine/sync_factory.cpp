@@ -128,16 +128,26 @@ std::unique_ptr<AllReduce> make_collective(const Scenario& s, Transport* transpo
   if (op == CollectiveOp::kAllReduce && group == CollectiveGroup::kWorld)
     return make_allreduce(s, transport);
   if (uses_alpha_beta(s)) {
-    // No silent reuse of all-reduce rows: another collective, or a smaller communicator, has
-    // other costs.
-    const std::string what =
-        op != CollectiveOp::kAllReduce
-            ? std::string("no ") + collective_op_key(op) + " rows (it holds all_reduce rows only)"
-            : std::string("all_reduce rows of the whole cluster only, not of a ") +
-                  (group == CollectiveGroup::kNode ? "node" : "rail") + " group";
-    throw InputError({s.sync.alpha_beta_table, 0, 0},
-                     "the alpha-beta table has " + what +
-                         "; remove sync.alpha_beta_table to simulate the links instead");
+    // Measured rows of that collective over the whole cluster, never all-reduce rows reused
+    // silently: another collective, or a smaller communicator, has other costs.
+    const SourceLocation where{s.sync.alpha_beta_table, 0, 0};
+    if (group != CollectiveGroup::kWorld)
+      throw InputError(where, std::string("the alpha-beta table times the whole cluster's "
+                                          "communicator, not a ") +
+                                  (group == CollectiveGroup::kNode ? "node" : "rail") +
+                                  " group; remove sync.alpha_beta_table to simulate the links");
+    AlphaBetaTable table;
+    if (!s.sync.alpha_beta_table.empty())  // (a table given in code holds all-reduce rows only)
+      for (const auto& [algorithm, sweep] : load_alpha_beta_sweeps(s.sync.alpha_beta_table, op))
+        table[algorithm] = sweep.fit;
+    if (!alpha_beta_time(table, s.sync.algorithm, 1.0))
+      throw InputError(where, std::string("the alpha-beta table has no ") + collective_op_key(op) +
+                                  " rows for algorithm '" + algorithm_name(s.sync.algorithm) +
+                                  "' nor for 'auto'; add them (e.g. an imported " +
+                                  collective_op_key(op) +
+                                  "_perf log) or remove sync.alpha_beta_table to simulate the "
+                                  "links");
+    return make_alpha_beta_collective(transport, op, s.sync.algorithm, std::move(table));
   }
   const CollectiveCost cost{s.sync.latency_model, s.sync.protocol};
   if (group != CollectiveGroup::kWorld)

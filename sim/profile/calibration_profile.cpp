@@ -61,9 +61,14 @@ std::optional<double> roofline_efficiency(const CalibrationProfile& profile, Lay
 }
 
 std::map<AllReduceAlgorithm, CollectiveSweep> all_reduce_sweeps(const CalibrationProfile& profile) {
+  return collective_sweeps(profile, CollectiveOp::kAllReduce);
+}
+
+std::map<AllReduceAlgorithm, CollectiveSweep> collective_sweeps(const CalibrationProfile& profile,
+                                                                CollectiveOp op) {
   std::map<AllReduceAlgorithm, const CollectiveSweep*> chosen;
   for (const CollectiveSweep& sweep : profile.collectives) {
-    if (sweep.op != CollectiveOp::kAllReduce || sweep.fit.empty() || sweep.gpus == 1) continue;
+    if (sweep.op != op || sweep.fit.empty() || sweep.gpus == 1) continue;
     const CollectiveSweep*& best = chosen[sweep.algorithm];
     if (best == nullptr || sweep.gpus >= best->gpus) best = &sweep;
   }

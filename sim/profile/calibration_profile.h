@@ -184,6 +184,9 @@ std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> all_reduce_tables(
     const CalibrationProfile& profile);
 // The same choice, as the whole sweeps (samples and where they were measured).
 std::map<AllReduceAlgorithm, CollectiveSweep> all_reduce_sweeps(const CalibrationProfile& profile);
+// The same choice among the sweeps of any collective (all_reduce_sweeps: op kAllReduce).
+std::map<AllReduceAlgorithm, CollectiveSweep> collective_sweeps(const CalibrationProfile& profile,
+                                                                CollectiveOp op);
 
 // Time of one all-reduce of `bytes` from a table: the rows of `algorithm`, else the rows of
 // `auto` (what NCCL picked when measured). The range with min_bytes <= bytes < max_bytes gives

@@ -690,24 +690,29 @@ void write_profile(const CalibrationProfile& profile, const std::string& path) {
   write_file_atomic(path, profile_to_yaml(profile));
 }
 
-std::map<AllReduceAlgorithm, CollectiveSweep> load_alpha_beta_sweeps(const std::string& path) {
+std::map<AllReduceAlgorithm, CollectiveSweep> load_alpha_beta_sweeps(const std::string& path,
+                                                                     CollectiveOp op) {
   Reader r(path);
   const YAML::Node root =
       parse_yaml(read_input_file(path, "alpha_beta_table", "alpha-beta table"), path);
   const CalibrationProfile p = read_document(r, root, path);
-  // Same choice as all_reduce_sweeps(), but a tie is an error the user must resolve.
+  // Same choice as collective_sweeps(), but a tie is an error the user must resolve.
   std::map<AllReduceAlgorithm, size_t> seen;
   for (size_t i = 0; i < p.collectives.size(); ++i) {
     const CollectiveSweep& s = p.collectives[i];
-    if (s.op != CollectiveOp::kAllReduce || s.gpus == 1) continue;
+    if (s.op != op || s.gpus == 1) continue;
     auto [it, fresh] = seen.emplace(s.algorithm, i);
     if (!fresh && p.collectives[it->second].gpus == s.gpus)
       r.fail(root["collectives"][i],
-             "collectives[" + std::to_string(i) + "]: a second all_reduce table for algorithm " +
-                 algorithm_name(s.algorithm) + " measured on the same number of GPUs (" +
-                 std::to_string(s.gpus) + "); keep one");
+             "collectives[" + std::to_string(i) + "]: a second " + collective_op_key(op) +
+                 " table for algorithm " + algorithm_name(s.algorithm) +
+                 " measured on the same number of GPUs (" + std::to_string(s.gpus) + "); keep one");
   }
-  auto sweeps = all_reduce_sweeps(p);
+  return collective_sweeps(p, op);
+}
+
+std::map<AllReduceAlgorithm, CollectiveSweep> load_alpha_beta_sweeps(const std::string& path) {
+  auto sweeps = load_alpha_beta_sweeps(path, CollectiveOp::kAllReduce);
   if (sweeps.empty())
     throw InputError({path, 1, 1},
                      "no all_reduce table: expected `collectives:` with an entry "

@@ -30,5 +30,9 @@ std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> load_alpha_beta_table(
 // The same, as whole sweeps: their samples say which sizes were measured, and gpus, nodes,
 // device and backend where (alpha_beta_use.h checks them against a scenario).
 std::map<AllReduceAlgorithm, CollectiveSweep> load_alpha_beta_sweeps(const std::string& path);
+// The sweeps of another collective (`op:` of the entries, e.g. reduce_scatter) in such a file,
+// chosen the same way; empty, not an error, when it has none.
+std::map<AllReduceAlgorithm, CollectiveSweep> load_alpha_beta_sweeps(const std::string& path,
+                                                                     CollectiveOp op);
 
 }  // namespace ddpsim
