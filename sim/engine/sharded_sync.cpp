@@ -24,15 +24,18 @@ struct Queued {
   ShardedSync::Done done;
 };
 
-struct StreamState {
+struct FifoState {
   std::deque<Queued> queue;
   SemaphorePtr pending = Semaphore::create(0);
   uint64_t calls = 0;  // the tag of the next collective: the same sequence on every rank
 };
 
-class Streams : public ShardedSync {
+// The rank's FIFO of one communicator: the shard group's, or (fsdp-hybrid) the one across nodes.
+enum class Fifo { kShard, kAcross };
+
+class Communicators : public ShardedSync {
  public:
-  explicit Streams(RunContext* ctx) : ctx_(ctx) {
+  explicit Communicators(RunContext* ctx) : ctx_(ctx) {
     const Scenario& s = *ctx->scenario;
     Transport* t = ctx->transport.get();
     const bool hybrid = s.sync.sharding.strategy == Sharding::kHybrid;
@@ -42,7 +45,7 @@ class Streams : public ShardedSync {
     if (hybrid) across_ = make_collective(s, t, CollectiveOp::kAllReduce, CollectiveGroup::kRail);
     shard_ = hybrid ? s.cluster.gpus_per_node : 1;
     const int p = s.cluster.total_gpus();
-    streams_.resize(2 * static_cast<size_t>(p));
+    streams_.resize((hybrid ? 2 : 1) * static_cast<size_t>(p));
     busy_.assign(p, 0.0);
     active_.assign(p, 0);
     active_since_.assign(p, 0.0);
@@ -50,19 +53,19 @@ class Streams : public ShardedSync {
     unit_time_.assign(reports, 0.0);
     unit_bytes_.assign(reports, 0.0);
     unit_calls_.assign(reports, 0);
-    for (int r = 0; r < p; ++r)
-      for (Stream st : {Stream::kUnshard, Stream::kReduce})
-        simgrid::s4u::Actor::create(
-            std::string(st == Stream::kUnshard ? "unshard" : "reduce") + std::to_string(r),
-            ctx->platform->gpus[r], [this, r, st] { run(r, st); });
+    for (int r = 0; r < p; ++r) {
+      simgrid::s4u::Actor::create("shard" + std::to_string(r), ctx->platform->gpus[r],
+                                  [this, r] { run(r, Fifo::kShard); });
+      if (hybrid)
+        simgrid::s4u::Actor::create("across" + std::to_string(r), ctx->platform->gpus[r],
+                                    [this, r] { run(r, Fifo::kAcross); });
+    }
   }
 
-  Done issue(int rank, Stream stream, Op op, double bytes, int step, int unit,
-             const std::string& label, SemaphorePtr gate) override {
+  Done issue(int rank, Op op, double bytes, int step, int unit, const std::string& label,
+             SemaphorePtr gate) override {
     Done done = Semaphore::create(0);
-    StreamState& st = state(rank, stream);
-    st.queue.push_back({op, bytes, step, unit, label, std::move(gate), done});
-    st.pending->release();
+    push(rank, Fifo::kShard, {op, bytes, step, unit, label, std::move(gate), done});
     return done;
   }
 
@@ -91,8 +94,15 @@ class Streams : public ShardedSync {
   }
 
  private:
-  StreamState& state(int rank, Stream stream) {
-    return streams_[2 * static_cast<size_t>(rank) + (stream == Stream::kReduce ? 1 : 0)];
+  FifoState& state(int rank, Fifo fifo) {
+    const size_t per_rank = across_ ? 2 : 1;
+    return streams_[per_rank * static_cast<size_t>(rank) + (fifo == Fifo::kAcross ? 1 : 0)];
+  }
+
+  void push(int rank, Fifo fifo, Queued q) {
+    FifoState& st = state(rank, fifo);
+    st.queue.push_back(std::move(q));
+    st.pending->release();
   }
 
   // Communication time of a rank counts once however many of its streams are busy.
@@ -110,13 +120,16 @@ class Streams : public ShardedSync {
     }
   }
 
-  void run(int rank, Stream stream) {
-    StreamState& st = state(rank, stream);
+  void run(int rank, Fifo fifo) {
+    FifoState& st = state(rank, fifo);
     for (;;) {
       st.pending->acquire();
       Queued q = std::move(st.queue.front());
       st.queue.pop_front();
-      if (q.op == Op::kStop) return;
+      if (q.op == Op::kStop) {
+        if (fifo == Fifo::kShard && across_) push(rank, Fifo::kAcross, std::move(q));
+        return;
+      }
       if (q.gate) {
         q.gate->acquire();
         q.gate->release();
@@ -124,33 +137,37 @@ class Streams : public ShardedSync {
       const uint64_t tag = st.calls++;
       const double start = now();
       set_active(rank, true, q.step);
-      if (q.op == Op::kAllGather) {
-        gather_->run(rank, tag, q.bytes);
-      } else {
-        reduce_->run(rank, tag, q.bytes);
-        // fsdp-hybrid: the node's shard of the gradients, summed over the nodes (one ring per
-        // local GPU index).
-        if (across_) across_->run(rank, tag, q.bytes / shard_);
-      }
+      AllReduce& collective = fifo == Fifo::kAcross    ? *across_
+                              : q.op == Op::kAllGather ? *gather_
+                                                       : *reduce_;
+      // fsdp-hybrid: the node's shard of the gradients, summed over the nodes (one ring per
+      // local GPU index).
+      collective.run(rank, tag, fifo == Fifo::kAcross ? q.bytes / shard_ : q.bytes);
       set_active(rank, false, q.step);
       const double elapsed = now() - start;
       if (q.op == Op::kReduceScatter && rank == 0 && ctx_->measured(q.step) && q.unit >= 0 &&
           q.unit < static_cast<int>(unit_time_.size())) {
         unit_time_[q.unit] += elapsed;
-        unit_bytes_[q.unit] += q.bytes;
-        ++unit_calls_[q.unit];
+        if (fifo == Fifo::kShard) {
+          unit_bytes_[q.unit] += q.bytes;
+          ++unit_calls_[q.unit];
+        }
       }
       if (ctx_->traced(rank, q.step))
-        trace_.push_back(
-            {rank, stream == Stream::kUnshard ? "gather" : "comm", q.label, start, now()});
-      q.done->release();
+        trace_.push_back({rank, fifo == Fifo::kAcross ? "comm across nodes" : "comm",
+                          fifo == Fifo::kAcross ? "all-reduce shard, " + q.label : q.label, start,
+                          now()});
+      if (q.op == Op::kReduceScatter && fifo == Fifo::kShard && across_)
+        push(rank, Fifo::kAcross, std::move(q));  // done once summed across nodes
+      else
+        q.done->release();
     }
   }
 
   RunContext* ctx_;
   std::unique_ptr<AllReduce> gather_, reduce_, across_;
   int shard_ = 1;
-  std::vector<StreamState> streams_;
+  std::vector<FifoState> streams_;
   std::vector<double> busy_, active_since_;
   std::vector<int> active_;
   std::vector<double> unit_time_, unit_bytes_;
@@ -166,7 +183,7 @@ void ShardedSync::wait(const Done& done) {
 }
 
 std::unique_ptr<ShardedSync> make_sharded_sync(RunContext* ctx) {
-  return std::make_unique<Streams>(ctx);
+  return std::make_unique<Communicators>(ctx);
 }
 
 }  // namespace ddpsim

@@ -1,9 +1,12 @@
-// Sharded data parallelism as the workers replay it (sync.sharding, docs/sharding.md): each
-// rank has two communication streams, as PyTorch FSDP has: the unshard stream runs all-gathers,
-// the reduce stream reduce-scatters (and, for fsdp-hybrid, the all-reduce of the gradient shard
-// across nodes after each one). Every rank issues the same operations on each stream in the same
-// order, so the n-th operation of a stream is the same collective call on every rank. The worker
-// loop (sharded_worker.h) decides when each operation is issued and what waits for it.
+// Sharded data parallelism as the workers replay it (sync.sharding, docs/sharding.md). FSDP issues
+// its all-gathers and reduce-scatters on two CUDA streams, but both go to one NCCL communicator
+// (the shard group's process group), and NCCL runs the operations of a communicator one after
+// the other in the order they were issued. So each rank has one FIFO for the shard group; for
+// fsdp-hybrid a second one, the communicator across nodes, runs the all-reduce of each gradient
+// shard once its reduce-scatter is done, while the next all-gathers proceed. Every rank issues
+// the same operations in the same order, so the n-th operation of a FIFO is the same collective
+// call on every rank. The worker loop (sharded_worker.h) decides when each operation is issued
+// and what waits for it.
 #pragma once
 
 #include <memory>
@@ -17,7 +20,6 @@ namespace ddpsim {
 
 class ShardedSync : public GradientSync {
  public:
-  enum class Stream { kUnshard, kReduce };
   enum class Op {
     kAllGather,      // bytes = the gathered buffer (the unit's parameters at the compute dtype)
     kReduceScatter,  // bytes = the unit's (or bucket's) gradients before scattering
@@ -27,11 +29,13 @@ class ShardedSync : public GradientSync {
   // Released once the operation is done; wait() may be called any number of times.
   using Done = simgrid::s4u::SemaphorePtr;
 
-  // Queues `op` on the rank's stream. The stream starts it once the operations before it are done
-  // and, when `gate` is given, once the gate was released (FSDP's rate limiter: an all-gather
-  // waits until the unit gathered two before it was freed). `unit` indexes bucket_reports().
-  virtual Done issue(int rank, Stream stream, Op op, double bytes, int step, int unit,
-                     const std::string& label, simgrid::s4u::SemaphorePtr gate = nullptr) = 0;
+  // Queues `op` on the rank's FIFO. It starts once the operations before it are done and, when
+  // `gate` is given, once the gate was released (FSDP's rate limiter: the CPU does not issue an
+  // all-gather before the unit gathered two before it was freed, nor anything after it). `unit`
+  // indexes bucket_reports(). A reduce-scatter is done when its shard was also all-reduced
+  // across nodes (fsdp-hybrid).
+  virtual Done issue(int rank, Op op, double bytes, int step, int unit, const std::string& label,
+                     simgrid::s4u::SemaphorePtr gate = nullptr) = 0;
   // Blocks until the operation is done.
   static void wait(const Done& done);
 

@@ -12,7 +12,6 @@ namespace {
 
 using Done = ShardedSync::Done;
 using Op = ShardedSync::Op;
-using Stream = ShardedSync::Stream;
 
 // Consecutive layers of one unit, in forward order.
 struct Segment {
@@ -89,8 +88,7 @@ class ShardedWorker {
       stats.sum_done = stats.sum;
       ctx_->step_finished(step);
     }
-    for (Stream st : {Stream::kUnshard, Stream::kReduce})
-      sync_->issue(rank_, st, Op::kStop, 0, step_, -1, "");
+    sync_->issue(rank_, Op::kStop, 0, step_, -1, "");
   }
 
  private:
@@ -120,7 +118,7 @@ class ShardedWorker {
   }
 
   Done gather(int unit, const std::string& when, simgrid::s4u::SemaphorePtr gate = nullptr) {
-    return sync_->issue(rank_, Stream::kUnshard, Op::kAllGather, gathered_bytes(unit), step_, unit,
+    return sync_->issue(rank_, Op::kAllGather, gathered_bytes(unit), step_, unit,
                         "all-gather " + plan_.units[unit].name + " (" + when + ")", gate);
   }
 
@@ -194,8 +192,7 @@ class ShardedWorker {
   }
 
   void reduce_bytes(double bytes, int index, const std::string& label) {
-    const Done done =
-        sync_->issue(rank_, Stream::kReduce, Op::kReduceScatter, bytes, step_, index, label);
+    const Done done = sync_->issue(rank_, Op::kReduceScatter, bytes, step_, index, label);
     if (blocking_)
       wait_for(done, "gradients (reduce-scatter)");
     else
@@ -225,10 +222,9 @@ class ShardedWorker {
   void gather_updated_parameters() {
     std::vector<Done> gathers;
     for (size_t b = 0; b < plan_.buckets.size(); ++b)
-      gathers.push_back(sync_->issue(rank_, Stream::kUnshard, Op::kAllGather,
-                                     plan_.buckets[b].bytes / s_.sync.gradient_bytes * width_,
-                                     step_, static_cast<int>(b),
-                                     "all-gather parameters " + std::to_string(b)));
+      gathers.push_back(sync_->issue(
+          rank_, Op::kAllGather, plan_.buckets[b].bytes / s_.sync.gradient_bytes * width_, step_,
+          static_cast<int>(b), "all-gather parameters " + std::to_string(b)));
     const double start = now();
     for (const Done& d : gathers) ShardedSync::wait(d);
     book_wait(ctx_, rank_, step_, -1, start, "wait for updated parameters (all-gather)");
