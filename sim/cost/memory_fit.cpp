@@ -11,7 +11,19 @@ namespace {
 
 constexpr double kParamBytes = 4;  // fp32 parameters, gradients and optimizer state
 
-bool mixed_precision(Precision p) { return p == Precision::kFp16 || p == Precision::kBf16; }
+// fp8 (Transformer Engine) keeps fp32 master weights and bf16 copies as bf16 autocast does.
+bool mixed_precision(Precision p) {
+  switch (p) {
+    case Precision::kFp16:
+    case Precision::kBf16:
+    case Precision::kFp8:
+      return true;
+    case Precision::kFp32:
+    case Precision::kTf32:
+      return false;
+  }
+  return false;
+}
 
 bool has_ddp_buckets(const Scenario& s) {
   return s.cluster.total_gpus() > 1 && s.sync.strategy != SyncStrategy::kParameterServer;
