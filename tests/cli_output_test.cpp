@@ -211,6 +211,24 @@ TEST(CliSummary, SizesAreInOneBinaryUnitFamily) {
   EXPECT_FALSE(std::regex_search(r.out, std::regex(R"([0-9] [KMGT]B([^/]|$))"))) << r.out;
 }
 
+// The single-GPU baseline of a two-socket node runs on one socket (a node of one GPU cannot be
+// split over two); the bundled scenarios of today's clusters simulate with their baseline.
+TEST(CliSummary, TwoSocketNodesAndTheBlackwellAndMi300xScenariosHaveABaseline) {
+  const std::string file = scenario_file("two-sockets");
+  const Exited two = ddpsim({"simulate", file, "-o", fs::path(file).parent_path() / "out", "--set",
+                             "cluster.host.sockets=2"});
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  for (const char* name : {"gb200-nvl72", "mi300x-8"}) {
+    const fs::path dir = kScratch.fresh(name);
+    const Exited r = ddpsim({"simulate", kSource + "/scenarios/" + name + ".yaml", "-o",
+                             (dir / "out").string(), "--set", "training.iterations=2"});
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    const json result = json::parse(read_text(dir / "out" / "results.json"))["result"];
+    EXPECT_GT(result["scaling_efficiency"].get<double>(), 0.5) << name;
+    EXPECT_NE(result["bottleneck"], "memory-infeasible") << name;
+  }
+}
+
 TEST(CliSummary, NoBaselineSaysNotComputedEverywhere) {
   const std::string file = scenario_file("no-baseline");
   const std::string dir = fs::path(file).parent_path();
