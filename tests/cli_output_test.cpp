@@ -211,13 +211,17 @@ TEST(CliSummary, SizesAreInOneBinaryUnitFamily) {
   EXPECT_FALSE(std::regex_search(r.out, std::regex(R"([0-9] [KMGT]B([^/]|$))"))) << r.out;
 }
 
-// The single-GPU baseline of a two-socket node runs on one socket (a node of one GPU cannot be
-// split over two); the bundled scenarios of today's clusters simulate with their baseline.
+// The single-GPU baseline of a two-socket node, and a one-GPU dataload shape of it, run on one
+// socket (one GPU cannot be split over two); the bundled scenarios of today's clusters simulate
+// with their baseline.
 TEST(CliSummary, TwoSocketNodesAndTheBlackwellAndMi300xScenariosHaveABaseline) {
   const std::string file = scenario_file("two-sockets");
   const Exited two = ddpsim({"simulate", file, "-o", fs::path(file).parent_path() / "out", "--set",
                              "cluster.host.sockets=2"});
   ASSERT_EQ(two.exit_code, 0) << two.err;
+  const Exited one_gpu = ddpsim({"dataload", kSource + "/scenarios/data-loading.yaml", "--set",
+                                 "cluster.host.sockets=2", "--gpus", "1", "--no-synthetic"});
+  EXPECT_EQ(one_gpu.exit_code, 0) << one_gpu.err;
   for (const char* name : {"gb200-nvl72", "mi300x-8"}) {
     const fs::path dir = kScratch.fresh(name);
     const Exited r = ddpsim({"simulate", kSource + "/scenarios/" + name + ".yaml", "-o",
