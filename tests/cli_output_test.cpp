@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -124,8 +125,22 @@ TEST(CliTables, ModelsAndGpusPrintTheSameRowsAsJsonAndCsv) {
     EXPECT_EQ(g["fp16_flops"].get<double>(), 312e12);
     EXPECT_EQ(g["memory_bytes"].get<double>(), 40.0 * 1024 * 1024 * 1024);
     EXPECT_EQ(g["hbm_bandwidth_bytes_per_s"].get<double>(), 1555e9);
+    EXPECT_EQ(g["fp8_flops"].get<double>(), 0);
   }
   EXPECT_TRUE(found);
+  // Today's clusters: Blackwell and MI300X, with their dense fp8 rates.
+  std::set<std::string> listed;
+  for (const json& g : gpus) {
+    listed.insert(g["gpu"].get<std::string>());
+    if (g["gpu"] == "gb200-186gb") {
+      EXPECT_EQ(g["fp8_flops"].get<double>(), 5e15);
+    }
+    if (g["gpu"] == "mi300x-192gb") {
+      EXPECT_EQ(g["fp8_flops"].get<double>(), 2614.9e12);
+    }
+  }
+  for (const char* key : {"b200-sxm-180gb", "gb200-186gb", "mi300x-192gb"})
+    EXPECT_EQ(listed.count(key), 1u) << key;
 }
 
 TEST(CliTables, DataloadPrintsJsonAndCsvWithTheTextTablesNumbers) {
