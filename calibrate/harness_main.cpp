@@ -204,6 +204,11 @@ int run(const Options& o) {
   if (!precision)
     throw InputError(kCommandLine, "--precision: unknown precision '" + o.precision +
                                        "'; allowed: " + enum_choices<Precision>());
+  // The kernels have no fp8 GEMM path (kernels/gemm.h); an fp8 run would time fp32 GEMMs.
+  if (*precision == Precision::kFp8)
+    throw InputError(kCommandLine,
+                     "--precision fp8: the harness times fp32, tf32, fp16 and bf16 only; a "
+                     "scenario at fp8 takes its GEMM rate from the GPU's datasheet");
   const units::Parsed max_bytes = units::parse(o.max_bytes, units::Kind::kBytes, true);
   if (!max_bytes.value || *max_bytes.value < 8)
     throw InputError(kCommandLine, "--max-bytes: " + (max_bytes.value ? std::string("at least 8 B")

@@ -175,12 +175,17 @@ const std::vector<BadInput>& bad_inputs() {
       {"gpu_as_list.yaml", kSimulate, "5:8",
        "cluster.gpu: expected a GPU preset name (k80, p100-sxm2-16gb, v100-sxm2-16gb, "
        "v100-sxm2-32gb, rtx-2080-ti, t4, a100-sxm-40gb, a100-sxm-80gb, a100-pcie-40gb, "
-       "rtx-3090, l4, rtx-4090, h100-sxm-80gb, h100-pcie-80gb, h200-sxm-141gb) or a mapping "
-       "of preset, fp32, tf32, fp16, bf16, memory, hbm_bandwidth, compute_capability"},
+       "rtx-3090, l4, rtx-4090, h100-sxm-80gb, h100-pcie-80gb, h200-sxm-141gb, b200-sxm-180gb, "
+       "gb200-186gb, mi300x-192gb) or a mapping of preset, fp32, tf32, fp16, bf16, fp8, memory, "
+       "hbm_bandwidth, compute_capability"},
       {"host_sockets_three.yaml", kSimulate, "8:19",
        "cluster.host.sockets: expected an integer in [1, 2], got 3 (too large)"},
       {"gradient_accumulation_zero.yaml", kSimulate, "12:26",
        "training.gradient_accumulation: expected an integer >= 1, got 0"},
+      {"precision_fp8_on_v100.yaml", kSimulate, "12:14",
+       "training.precision: fp8 needs fp8 tensor cores; GPU 'v100-sxm2-16gb' has none (presets "
+       "with fp8: h100-sxm-80gb, h100-pcie-80gb, h200-sxm-141gb, b200-sxm-180gb, gb200-186gb, "
+       "mi300x-192gb; a custom GPU gives cluster.gpu.fp8)"},
       {"gradient_dtype_unknown.yaml", kSimulate, "12:19",
        "sync.gradient_dtype: unknown value 'fp8'; allowed: fp32, fp16, bf16"},
       {"nic_efficiency_above_one.yaml", kSimulate, "7:56",

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -124,8 +125,22 @@ TEST(CliTables, ModelsAndGpusPrintTheSameRowsAsJsonAndCsv) {
     EXPECT_EQ(g["fp16_flops"].get<double>(), 312e12);
     EXPECT_EQ(g["memory_bytes"].get<double>(), 40.0 * 1024 * 1024 * 1024);
     EXPECT_EQ(g["hbm_bandwidth_bytes_per_s"].get<double>(), 1555e9);
+    EXPECT_EQ(g["fp8_flops"].get<double>(), 0);
   }
   EXPECT_TRUE(found);
+  // Today's clusters: Blackwell and MI300X, with their dense fp8 rates.
+  std::set<std::string> listed;
+  for (const json& g : gpus) {
+    listed.insert(g["gpu"].get<std::string>());
+    if (g["gpu"] == "gb200-186gb") {
+      EXPECT_EQ(g["fp8_flops"].get<double>(), 5e15);
+    }
+    if (g["gpu"] == "mi300x-192gb") {
+      EXPECT_EQ(g["fp8_flops"].get<double>(), 2614.9e12);
+    }
+  }
+  for (const char* key : {"b200-sxm-180gb", "gb200-186gb", "mi300x-192gb"})
+    EXPECT_EQ(listed.count(key), 1u) << key;
 }
 
 TEST(CliTables, DataloadPrintsJsonAndCsvWithTheTextTablesNumbers) {
@@ -209,6 +224,28 @@ TEST(CliSummary, SizesAreInOneBinaryUnitFamily) {
   EXPECT_NE(r.out.find(" GiB per GPU"), std::string::npos) << r.out;
   // Decimal units appear in bandwidths only (GB/s, Gbps), never as a size.
   EXPECT_FALSE(std::regex_search(r.out, std::regex(R"([0-9] [KMGT]B([^/]|$))"))) << r.out;
+}
+
+// The single-GPU baseline of a two-socket node, and a one-GPU dataload shape of it, run on one
+// socket (one GPU cannot be split over two); the bundled scenarios of today's clusters simulate
+// with their baseline.
+TEST(CliSummary, TwoSocketNodesAndTheBlackwellAndMi300xScenariosHaveABaseline) {
+  const std::string file = scenario_file("two-sockets");
+  const Exited two = ddpsim({"simulate", file, "-o", fs::path(file).parent_path() / "out", "--set",
+                             "cluster.host.sockets=2"});
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  const Exited one_gpu = ddpsim({"dataload", kSource + "/scenarios/data-loading.yaml", "--set",
+                                 "cluster.host.sockets=2", "--gpus", "1", "--no-synthetic"});
+  EXPECT_EQ(one_gpu.exit_code, 0) << one_gpu.err;
+  for (const char* name : {"gb200-nvl72", "mi300x-8"}) {
+    const fs::path dir = kScratch.fresh(name);
+    const Exited r = ddpsim({"simulate", kSource + "/scenarios/" + name + ".yaml", "-o",
+                             (dir / "out").string(), "--set", "training.iterations=2"});
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    const json result = json::parse(read_text(dir / "out" / "results.json"))["result"];
+    EXPECT_GT(result["scaling_efficiency"].get<double>(), 0.5) << name;
+    EXPECT_NE(result["bottleneck"], "memory-infeasible") << name;
+  }
 }
 
 TEST(CliSummary, NoBaselineSaysNotComputedEverywhere) {

@@ -42,6 +42,72 @@ TEST(ComputeCost, LinearLayerIsTheRooflineOfItsFlopsAtTensorCorePeak) {
   EXPECT_NEAR(plan.optimizer, m.params() * 12.0 / (1555e9 * 0.8), 1e-12);
 }
 
+// fp8 (Transformer Engine): conv/linear GEMMs at the fp8 rate, everything else as bf16.
+const char* kFp8Mlp = R"(
+cluster: {nodes: 1, gpus_per_node: 1, gpu: h100-sxm-80gb, pcie: 64GB/s}
+model: {name: mlp, layers: [4096, 4096, 4096, 4096]}
+training: {batch_per_gpu: 8192, precision: bf16, optimizer: adam}
+compute: {mode: roofline, efficiency: 0.5, memory_efficiency: 0.8}
+)";
+
+double linear_time(const ComputePlan& plan, const Model& m) {
+  double t = 0;
+  for (size_t l = 0; l < m.layers.size(); ++l)
+    if (m.layers[l].kind == LayerKind::kLinear)
+      t += plan.layers[l].forward + plan.layers[l].backward;
+  return t;
+}
+
+TEST(ComputeCost, Fp8RunsLinearLayersAtTheFp8RateAndTheRestAsBf16) {
+  const Scenario bf16 = parse_scenario_text(kFp8Mlp, "t.yaml");
+  const Scenario fp8 = parse_scenario_text(kFp8Mlp, "t.yaml", {"training.precision=fp8"});
+  const Model m = build(bf16);
+  const ComputePlan a = plan_compute(bf16, m);
+  const ComputePlan b = plan_compute(fp8, m);
+  const GpuSpec& h100 = bf16.cluster.gpu;
+  ASSERT_GT(h100.fp8_flops, h100.bf16_flops);
+  // The linear layers are compute-bound at batch 8192 (2*4096^2*8192 FLOPs against ~170 MB):
+  // their time scales by bf16 / fp8 exactly.
+  const double ratio = h100.bf16_flops / h100.fp8_flops;
+  EXPECT_NEAR(linear_time(b, m), linear_time(a, m) * ratio, 1e-9);
+  EXPECT_LT(linear_time(b, m), linear_time(a, m));
+  // Non-GEMM layers (activations) and the optimizer are unchanged.
+  for (size_t l = 0; l < m.layers.size(); ++l) {
+    if (m.layers[l].kind == LayerKind::kLinear) continue;
+    EXPECT_DOUBLE_EQ(b.layers[l].forward, a.layers[l].forward) << m.layers[l].name;
+    EXPECT_DOUBLE_EQ(b.layers[l].backward, a.layers[l].backward) << m.layers[l].name;
+  }
+  EXPECT_DOUBLE_EQ(b.optimizer, a.optimizer);
+  EXPECT_EQ(activation_bytes(Precision::kFp8), activation_bytes(Precision::kBf16));
+}
+
+TEST(ComputeCost, Fp8LeavesAttentionMatmulsAtTheBf16Rate) {
+  const char* gpt = R"(
+cluster: {nodes: 1, gpus_per_node: 1, gpu: b200-sxm-180gb, pcie: 64GB/s}
+model: {name: gpt2}
+training: {batch_per_gpu: 8, precision: bf16, optimizer: adam}
+compute: {mode: roofline, efficiency: 0.5}
+)";
+  const Scenario bf16 = parse_scenario_text(gpt, "t.yaml");
+  const Scenario fp8 = parse_scenario_text(gpt, "t.yaml", {"training.precision=fp8"});
+  const Model m = build(bf16);
+  const ComputePlan a = plan_compute(bf16, m);
+  const ComputePlan b = plan_compute(fp8, m);
+  int attention = 0;
+  for (size_t l = 0; l < m.layers.size(); ++l) {
+    if (m.layers[l].kind != LayerKind::kAttention) continue;
+    ++attention;
+    EXPECT_DOUBLE_EQ(b.layers[l].forward, a.layers[l].forward) << m.layers[l].name;
+  }
+  EXPECT_GT(attention, 0);
+  EXPECT_LT(b.forward + b.backward, a.forward + a.backward);
+  EXPECT_DOUBLE_EQ(matmul_peak(fp8.cluster.gpu, Precision::kFp8), 4.5e15);
+  // A hand-built GPU without fp8 falls back to its bf16 rate.
+  GpuSpec no_fp8 = fp8.cluster.gpu;
+  no_fp8.fp8_flops = 0;
+  EXPECT_DOUBLE_EQ(matmul_peak(no_fp8, Precision::kFp8), no_fp8.bf16_flops);
+}
+
 TEST(ComputeCost, HigherEfficiencyIsNeverSlower) {
   double previous = 1e30;
   for (const char* e : {"0.2", "0.4", "0.6", "0.8", "1.0"}) {

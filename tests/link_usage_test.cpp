@@ -15,6 +15,7 @@
 #include "sim/collectives/link_meter.h"
 #include "sim/engine/simulation.h"
 #include "sim/results/summary_table.h"
+#include "sim/scenario/scenario_loader.h"
 #include "tests/nic_bound_cluster.h"
 #include "tests/sim_harness.h"
 
@@ -295,6 +296,35 @@ TEST(LinkUsage, AComputeBoundRunNamesNoBindingLink) {
   EXPECT_EQ(r.bottleneck, "compute-bound");
   EXPECT_EQ(r.bottleneck_link, "");
   EXPECT_FALSE(r.links.busiest.empty());  // still measured
+}
+
+// The bundled GB200 NVL72 scenario (two racks, 72 GPUs per NVLink domain) loads, fits and
+// simulates; inside one rack the all-reduce rides NVLink only: no byte reaches a NIC, the
+// fabric or PCIe.
+TEST(LinkUsage, Gb200Nvl72RackAllReducesOverNvLinkOnly) {
+  const std::string file = std::string(DDPSIM_SOURCE_DIR) + "/scenarios/gb200-nvl72.yaml";
+  const Scenario two_racks = load_scenario(file, {"training.iterations=2"});
+  ASSERT_EQ(two_racks.cluster.total_gpus(), 144);
+  const SimulationResult both = run(two_racks);
+  EXPECT_NE(both.bottleneck, "memory-infeasible");
+  EXPECT_GT(both.iteration_time, 0);
+  EXPECT_GT(link_class(both, LinkClass::kNic).bytes, 0);  // the ring crosses racks
+
+  const SimulationResult rack =
+      run(load_scenario(file, {"cluster.nodes=1", "training.iterations=2"}));
+  EXPECT_NE(rack.bottleneck, "memory-infeasible");
+  EXPECT_GT(link_class(rack, LinkClass::kIntraNode).bytes, 0);
+  EXPECT_EQ(link_class(rack, LinkClass::kIntraNode).used, 2 * 72);  // each GPU's port up, down
+  EXPECT_EQ(link_class(rack, LinkClass::kNic).bytes, 0);
+  EXPECT_EQ(link_class(rack, LinkClass::kFabric).bytes, 0);
+  EXPECT_EQ(link_class(rack, LinkClass::kPcie).bytes, 0);
+  // Ring all-reduce: each GPU sends 2 (p-1)/p of the gradient per step, out of its NVLink port
+  // into the switch and out of the switch into its neighbour's port: two links per byte.
+  double gradient = 0;
+  for (const auto& b : plan_of(load_scenario(file, {"cluster.nodes=1"})).buckets)
+    gradient += b.bytes;
+  const LinkClassReport& nvlink = link_class(rack, LinkClass::kIntraNode);
+  EXPECT_NEAR(nvlink.bytes, 2 * 72 * (2.0 * 71 / 72) * gradient, 1e-6 * nvlink.bytes);
 }
 
 }  // namespace

@@ -92,6 +92,19 @@ TEST(MemoryFit, ResNet50MixedPrecisionKeepsFp32ParamsPlusHalfCopiesOfConvWeights
                 2.0 * c.model.activation_elems() * 256);
 }
 
+// fp8 (Transformer Engine) holds memory as bf16 mixed precision does: the same report.
+TEST(MemoryFit, Fp8CountsMemoryAsBf16MixedPrecision) {
+  const std::vector<std::string> h100 = {"cluster.gpu=h100-sxm-80gb"};
+  const Case bf16 = make("bert-large", 8, 8, "bf16", "adam", h100);
+  const Case fp8 = make("bert-large", 8, 8, "fp8", "adam", h100);
+  const MemoryReport a = memory_report(bf16.scenario, bf16.model);
+  const MemoryReport b = memory_report(fp8.scenario, fp8.model);
+  EXPECT_DOUBLE_EQ(b.weights, 4 * kBertLarge + 2 * kBertLargeCast);
+  EXPECT_DOUBLE_EQ(b.weights, a.weights);
+  EXPECT_DOUBLE_EQ(b.activations, a.activations);
+  EXPECT_DOUBLE_EQ(b.total, a.total);
+}
+
 // BERT-large, sequence 128, batch 8, 8 GPUs. SGD: 4P + 4P + 0 + (1 GiB + 4P) + activations;
 // Adam: + 8P = 2,681,135,104 B of state.
 TEST(MemoryFit, BertLargeSgdAndAdamMatchTheHandCount) {

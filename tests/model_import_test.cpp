@@ -65,6 +65,19 @@ std::string error_of(F f) {
 
 // ---------------------------------------------------------------- Hugging Face configs
 
+// The configs added for the sharded-training validation sources
+// (scenarios/validation/sharded-sources.md): MosaicML's MPT benchmark models are the GPT-2
+// architecture, and their parameter counts equal the NumParams column of llm-foundry's
+// scripts/train/benchmarking/README.md at SeqLen 2048; Llama-2-70B has 68,976,648,192.
+TEST(HfConfig, ShardedValidationModelsHaveTheirPublishedParameterCounts) {
+  EXPECT_EQ(hf("mpt-1b").params(), 1315950592);
+  EXPECT_EQ(hf("mpt-7b").params(), 6658859008);
+  EXPECT_EQ(hf("mpt-13b").params(), 12853954560);
+  EXPECT_EQ(hf("mpt-30b").params(), 29975214080);
+  EXPECT_EQ(hf("mpt-70b").params(), 64862437376);
+  EXPECT_EQ(hf("llama-2-70b").params(), 68976648192);
+}
+
 TEST(HfConfig, PublishedParameterCounts) {
   EXPECT_EQ(hf("llama-2-7b").params(), 6'738'415'616);
   EXPECT_EQ(hf("llama-2-13b").params(), 13'015'864'320);

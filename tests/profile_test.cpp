@@ -427,8 +427,8 @@ TEST(ProfileErrors, StrictReadingPointsAtTheMistake) {
   auto load = [](const std::string& p) { load_profile(p); };
   expect_error(load, "format: 1\ndevise: {}\n", 2, 1, "unknown key 'devise'");
   expect_error(load, "format: 2\n", 1, 9, "profile format 1");
-  expect_error(load, "format: 1\nruns:\n  - model: resnet50\n    batch: 64\n    precision: fp8\n",
-               5, 16, "allowed: fp32, tf32, fp16, bf16");
+  expect_error(load, "format: 1\nruns:\n  - model: resnet50\n    batch: 64\n    precision: fp4\n",
+               5, 16, "allowed: fp32, tf32, fp16, bf16, fp8");
   expect_error(load, "runs:\n  - model: m\n    batch: 0\n    precision: fp32\n", 3, 12,
                "must be >= 1");
   expect_error(load,

@@ -458,7 +458,9 @@ TEST(ScenarioNames, EveryEnumNameParsesBackToItsValue) {
 
 TEST(ScenarioNames, PublicNameFunctionsPrintWhatTheLoaderAccepts) {
   for (const auto& e : enum_table<Precision>()) {
-    Scenario s = parse(kBase, {std::string("training.precision=") + precision_name(e.value)});
+    // An H100 has every precision, fp8 included.
+    Scenario s = parse(kBase, {"cluster.gpu=h100-sxm-80gb",
+                               std::string("training.precision=") + precision_name(e.value)});
     EXPECT_EQ(s.training.precision, e.value);
   }
   for (const auto& e : enum_table<Optimizer>()) {
@@ -508,6 +510,59 @@ TEST(GpuPresets, EveryPresetIsCompleteAndFindable) {
   }
   EXPECT_EQ(find_gpu_preset("a100"), nullptr);
   EXPECT_EQ(find_gpu_preset("A100-SXM-40GB"), nullptr);
+}
+
+// The presets of today's clusters hold the figures their datasheets print (sources in
+// gpu_presets.cpp): dense = half the "with sparsity" figure; memory as nvidia-smi / rocm-smi
+// report it.
+TEST(GpuPresets, BlackwellAndMi300xHoldTheirDatasheetFigures) {
+  struct Expected {
+    const char* key;
+    double fp32, tf32, bf16, fp8, memory, hbm;
+    int compute_capability;
+  };
+  const Expected expected[] = {
+      {"b200-sxm-180gb", 75e12, 2.2e15 / 2, 4.5e15 / 2, 9e15 / 2, 183359 * kMiB, 8e12, 100},
+      {"gb200-186gb", 80e12, 2.5e15 / 2, 5e15 / 2, 10e15 / 2, 189471 * kMiB, 8e12, 100},
+      {"mi300x-192gb", 163.4e12, 653.7e12, 1307.4e12, 2614.9e12, 205822885888.0, 5.3e12, 0},
+  };
+  for (const Expected& e : expected) {
+    const GpuPreset* p = find_gpu_preset(e.key);
+    ASSERT_NE(p, nullptr) << e.key;
+    EXPECT_DOUBLE_EQ(p->spec.fp32_flops, e.fp32) << e.key;
+    EXPECT_DOUBLE_EQ(p->spec.tf32_flops, e.tf32) << e.key;
+    EXPECT_DOUBLE_EQ(p->spec.fp16_flops, e.bf16) << e.key;
+    EXPECT_DOUBLE_EQ(p->spec.bf16_flops, e.bf16) << e.key;
+    EXPECT_DOUBLE_EQ(p->spec.fp8_flops, e.fp8) << e.key;
+    EXPECT_DOUBLE_EQ(p->spec.memory_bytes, e.memory) << e.key;
+    EXPECT_DOUBLE_EQ(p->spec.hbm_bandwidth, e.hbm) << e.key;
+    EXPECT_EQ(p->spec.compute_capability, e.compute_capability) << e.key;
+  }
+  // Hopper's fp8 is twice its fp16; Ampere and older have none.
+  for (const char* hopper : {"h100-sxm-80gb", "h100-pcie-80gb", "h200-sxm-141gb"}) {
+    const GpuSpec& g = find_gpu_preset(hopper)->spec;
+    EXPECT_DOUBLE_EQ(g.fp8_flops, 2 * g.fp16_flops) << hopper;
+  }
+  for (const char* older : {"a100-sxm-80gb", "v100-sxm2-16gb", "l4", "rtx-4090"})
+    EXPECT_EQ(find_gpu_preset(older)->spec.fp8_flops, 0) << older;
+  EXPECT_EQ(fp8_preset_names(),
+            "h100-sxm-80gb, h100-pcie-80gb, h200-sxm-141gb, b200-sxm-180gb, gb200-186gb, "
+            "mi300x-192gb");
+}
+
+TEST(GpuPresets, Fp8IsRefusedAtThePrecisionOnAGpuWithoutIt) {
+  const InputError e = parse_error(kBase + "training:\n  precision: fp8\n");
+  EXPECT_EQ(e.where().line, 11);
+  EXPECT_EQ(e.where().column, 14);
+  EXPECT_NE(std::string(e.what()).find("fp8 needs fp8 tensor cores; GPU 'v100-sxm2-16gb' has none"),
+            std::string::npos)
+      << e.what();
+  EXPECT_NE(std::string(e.what()).find("h100-sxm-80gb"), std::string::npos) << e.what();
+  // A custom GPU may declare its fp8 rate.
+  Scenario s = parse(
+      kBase, {"cluster.gpu={preset: a100-sxm-80gb, fp8: 600TFLOPS}", "training.precision=fp8"});
+  EXPECT_DOUBLE_EQ(s.cluster.gpu.fp8_flops, 600e12);
+  EXPECT_EQ(s.training.precision, Precision::kFp8);
 }
 
 // ---------------------------------------------------------------- transports
@@ -630,6 +685,7 @@ TEST(ScenarioJson, EveryFieldAppearsInBaseUnits) {
                                           "/cluster/gpu/tf32_flop_per_s",
                                           "/cluster/gpu/fp16_flop_per_s",
                                           "/cluster/gpu/bf16_flop_per_s",
+                                          "/cluster/gpu/fp8_flop_per_s",
                                           "/cluster/gpu/memory_bytes",
                                           "/cluster/gpu/hbm_bandwidth_bytes_per_s",
                                           "/cluster/gpu/compute_capability",
@@ -779,7 +835,7 @@ const std::vector<BadScenario>& bad_scenarios() {
       {"warmup_not_less_than_iterations", 13, 11,
        "training.warmup: must be less than training.iterations (3), got 3"},
       {"precision_unknown", 12, 14,
-       "training.precision: unknown value 'fp8'; allowed: fp32, tf32, fp16, bf16"},
+       "training.precision: unknown value 'fp4'; allowed: fp32, tf32, fp16, bf16, fp8"},
       {"overlap_not_boolean", 12, 12, "sync.overlap: expected true or false, got 'yes'"},
       {"efficiency_above_one", 13, 15,
        "compute.efficiency: expected a number > 0 and <= 1, got 1.5"},

@@ -138,6 +138,8 @@ int run() {
     s.cluster.nodes = shape.nodes;
     s.cluster.gpus_per_node = shape.gpus_per_node;
     s.cluster.nic.count = std::min(s.cluster.nic.count, shape.gpus_per_node);  // <= 1 per GPU
+    // A node of GPUs the sockets do not divide (one GPU of a two-socket node) runs on one socket.
+    if (shape.gpus_per_node % s.cluster.host.sockets != 0) s.cluster.host.sockets = 1;
     const LoaderRates rates = loader_rates(s.data, s.cluster, true, h2d);
     const SimulationResult real = run_one(s);
     double synthetic = 0;

@@ -8,22 +8,33 @@
 namespace ddpsim {
 namespace {
 
-bool uses_tensor_cores(LayerKind kind) {
-  return kind == LayerKind::kConv || kind == LayerKind::kLinear || kind == LayerKind::kAttention;
-}
+bool is_gemm(LayerKind kind) { return kind == LayerKind::kConv || kind == LayerKind::kLinear; }
 
-// The device a layer runs on: peaks and the fractions of them achieved.
+bool uses_tensor_cores(LayerKind kind) { return is_gemm(kind) || kind == LayerKind::kAttention; }
+
+// The device a layer runs on: peaks and the fractions of them achieved. gemm_peak serves conv
+// and linear layers, tensor_peak attention's matmuls; they differ only under fp8, where
+// Transformer Engine runs its Linear GEMMs (forward, dgrad and wgrad) in fp8 and attention in
+// bf16 unless fp8 attention is asked for (TE's DotProductAttention, fp8_dpa defaults to False).
 struct Device {
-  double tensor_peak = 0, scalar_peak = 0, bandwidth = 0;
+  double gemm_peak = 0, tensor_peak = 0, scalar_peak = 0, bandwidth = 0;
   double efficiency = 1, memory_efficiency = 1;
 };
+
+double layer_peak(LayerKind kind, const Device& d) {
+  if (is_gemm(kind)) return d.gemm_peak;
+  return uses_tensor_cores(kind) ? d.tensor_peak : d.scalar_peak;
+}
+
+// Under fp8 every other layer runs as in bf16 mixed precision.
+Precision non_gemm_precision(Precision p) { return p == Precision::kFp8 ? Precision::kBf16 : p; }
 
 double roofline(double flops, double bytes, double peak, const Device& d) {
   return std::max(flops / (peak * d.efficiency), bytes / (d.bandwidth * d.memory_efficiency));
 }
 
 LayerTime roofline_layer(const Layer& layer, double batch, double act, const Device& d) {
-  const double peak = uses_tensor_cores(layer.kind) ? d.tensor_peak : d.scalar_peak;
+  const double peak = layer_peak(layer.kind, d);
   const double weights = static_cast<double>(layer.params()) * act;  // cast once per step
   LayerTime t;
   t.forward = roofline(layer.fwd_flops * batch, layer.fwd_bytes * batch * act + weights, peak, d);
@@ -40,10 +51,14 @@ void apply_profile(const Scenario& scenario, const Model& model, ComputePlan* pl
   const GpuSpec& gpu = scenario.cluster.gpu;
   const Precision precision = scenario.training.precision;
   const double batch = scenario.training.batch_per_gpu;
+  // A profile measures GEMMs up to bf16: fp8 GEMMs take the GPU's datasheet fp8 rate.
+  auto measured_or_datasheet = [&](Precision p) {
+    const double measured = profile.ceilings.gemm_flops(p);
+    return measured > 0 ? measured : matmul_peak(gpu, p);
+  };
   Device base;
-  base.tensor_peak = profile.ceilings.gemm_flops(precision) > 0
-                         ? profile.ceilings.gemm_flops(precision)
-                         : matmul_peak(gpu, precision);
+  base.gemm_peak = measured_or_datasheet(precision);
+  base.tensor_peak = measured_or_datasheet(non_gemm_precision(precision));
   base.scalar_peak = profile.ceilings.gemm_flops(Precision::kFp32) > 0
                          ? profile.ceilings.gemm_flops(Precision::kFp32)
                          : gpu.fp32_flops;
@@ -97,12 +112,24 @@ double matmul_peak(const GpuSpec& gpu, Precision precision) {
     case Precision::kBf16:
       if (gpu.bf16_flops > 0) return gpu.bf16_flops;
       return gpu.fp16_flops > 0 ? gpu.fp16_flops : gpu.fp32_flops;
+    case Precision::kFp8:
+      // The loader refuses fp8 on a GPU without it; a hand-built GpuSpec falls back to bf16.
+      return gpu.fp8_flops > 0 ? gpu.fp8_flops : matmul_peak(gpu, Precision::kBf16);
   }
   return gpu.fp32_flops;
 }
 
 int activation_bytes(Precision precision) {
-  return precision == Precision::kFp16 || precision == Precision::kBf16 ? 2 : 4;
+  switch (precision) {
+    case Precision::kFp16:
+    case Precision::kBf16:
+    case Precision::kFp8:  // TE keeps activations in bf16 between layers (and saves them so)
+      return 2;
+    case Precision::kFp32:
+    case Precision::kTf32:
+      return 4;
+  }
+  return 4;
 }
 
 double optimizer_bytes_per_param(Optimizer optimizer) {
@@ -123,7 +150,8 @@ ComputePlan plan_compute(const Scenario& scenario, const Model& model) {
   const double batch = scenario.training.batch_per_gpu;
   const double act = activation_bytes(scenario.training.precision);
   Device device;
-  device.tensor_peak = matmul_peak(gpu, scenario.training.precision);
+  device.gemm_peak = matmul_peak(gpu, scenario.training.precision);
+  device.tensor_peak = matmul_peak(gpu, non_gemm_precision(scenario.training.precision));
   device.scalar_peak = gpu.fp32_flops;
   device.bandwidth = gpu.hbm_bandwidth;
   device.efficiency = scenario.compute.efficiency;

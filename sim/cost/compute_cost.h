@@ -1,10 +1,11 @@
 // Per-layer compute time on one GPU for one micro-batch.
 //
 // roofline: a layer takes max(FLOPs / (peak x efficiency), bytes / (HBM bandwidth x
-//   memory_efficiency)), where peak is
-//   the GPU's tensor-core rate at the training precision for matmul layers (conv, linear,
-//   attention) and the fp32 rate for the rest; bytes are activations read and written (at the
-//   activation dtype) plus the layer's weights. Backward = bwd_flops_factor x the FLOPs and twice
+//   memory_efficiency)), where peak is the GPU's tensor-core rate at the training precision for
+//   matmul layers (conv, linear, attention) and the fp32 rate for the rest (fp8: conv and linear
+//   at the fp8 rate, attention at the bf16 rate, as Transformer Engine runs them); bytes are
+//   activations read and written (at the activation dtype, bf16 under fp8) plus the layer's
+//   weights. Backward = bwd_flops_factor x the FLOPs and twice
 //   the activation traffic, plus writing the weight gradients.
 // measured: the roofline times are scaled by one factor so that a single-GPU optimizer step
 //   (gradient_accumulation x (forward + backward) + optimizer) equals compute.step_time.
@@ -45,7 +46,8 @@ struct ComputePlan {
   }
 };
 
-// Peak FLOP/s of `gpu` for matmul layers at `precision` (falls back: bf16->fp16, tf32->fp32).
+// Peak FLOP/s of `gpu` for matmul layers at `precision` (falls back: fp8->bf16, bf16->fp16,
+// tf32->fp32).
 double matmul_peak(const GpuSpec& gpu, Precision precision);
 int activation_bytes(Precision precision);
 // Bytes read+written per parameter by one optimizer update (fp32 master weights).

@@ -13,6 +13,7 @@ namespace {
 
 constexpr double kParamBytes = 4;  // fp32 parameters, gradients and optimizer state
 
+// fp8 (Transformer Engine) keeps fp32 master weights and bf16 copies as bf16 autocast does.
 bool mixed_precision(Precision p) { return gathered_param_bytes(p) == 2; }
 
 bool has_ddp_buckets(const Scenario& s) {

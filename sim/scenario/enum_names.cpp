@@ -52,7 +52,8 @@ const std::vector<NamedValue<Precision>>& enum_table<Precision>() {
   static const std::vector<NamedValue<Precision>> t = {{Precision::kFp32, "fp32"},
                                                        {Precision::kTf32, "tf32"},
                                                        {Precision::kFp16, "fp16"},
-                                                       {Precision::kBf16, "bf16"}};
+                                                       {Precision::kBf16, "bf16"},
+                                                       {Precision::kFp8, "fp8"}};
   return t;
 }
 

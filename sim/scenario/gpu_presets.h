@@ -26,4 +26,7 @@ const GpuPreset* find_gpu_preset(std::string_view key);
 // "p100-sxm2-16gb, v100-sxm2-16gb, ...": for error messages.
 std::string gpu_preset_names();
 
+// The presets with fp8 tensor cores (fp8_flops > 0), same format.
+std::string fp8_preset_names();
+
 }  // namespace ddpsim

@@ -25,12 +25,12 @@ GpuSpec parse_gpu(const YamlValue& value, YamlContext* context) {
   if (value.node.IsScalar()) return require_preset(value).spec;
   if (!value.node.IsMap()) {
     fail(value, "expected a GPU preset name (" + gpu_preset_names() +
-                    ") or a mapping of preset, fp32, tf32, fp16, bf16, memory, hbm_bandwidth, "
+                    ") or a mapping of preset, fp32, tf32, fp16, bf16, fp8, memory, hbm_bandwidth, "
                     "compute_capability");
   }
   YamlSection gpu(value,
-                  {"preset", "name", "fp32", "tf32", "fp16", "bf16", "memory", "hbm_bandwidth",
-                   "compute_capability"},
+                  {"preset", "name", "fp32", "tf32", "fp16", "bf16", "fp8", "memory",
+                   "hbm_bandwidth", "compute_capability"},
                   context);
   GpuSpec spec;
   spec.name = "custom";
@@ -51,6 +51,7 @@ GpuSpec parse_gpu(const YamlValue& value, YamlContext* context) {
   read_flops("fp32", &spec.fp32_flops, Sign::kPositive);
   read_flops("tf32", &spec.tf32_flops, Sign::kNonNegative);
   read_flops("bf16", &spec.bf16_flops, Sign::kNonNegative);
+  read_flops("fp8", &spec.fp8_flops, Sign::kNonNegative);
   if (auto v = gpu.get("fp16")) {
     spec.fp16_flops = as_quantity(*v, units::Kind::kFlopRate, Sign::kPositive);
     modified = true;

@@ -1,4 +1,5 @@
 // The `training:` section: batch, precision, optimizer and how many steps to simulate.
+#include "sim/scenario/gpu_presets.h"
 #include "sim/scenario/scenario_sections.h"
 
 namespace ddpsim {
@@ -10,7 +11,15 @@ void parse_training(const YamlValue& value, YamlContext* context, Scenario* scen
                         "iterations", "warmup", "activation_checkpointing"},
                        context);
   if (auto v = training.get("batch_per_gpu")) t.batch_per_gpu = static_cast<int>(as_int(*v, 1));
-  if (auto v = training.get("precision")) t.precision = as_enum<Precision>(*v);
+  if (auto v = training.get("precision")) {
+    t.precision = as_enum<Precision>(*v);
+    // The cluster section is parsed first: the GPU is known.
+    if (t.precision == Precision::kFp8 && scenario->cluster.gpu.fp8_flops <= 0) {
+      fail(*v, "fp8 needs fp8 tensor cores; GPU '" + scenario->cluster.gpu.name +
+                   "' has none (presets with fp8: " + fp8_preset_names() +
+                   "; a custom GPU gives cluster.gpu.fp8)");
+    }
+  }
   if (auto v = training.get("optimizer")) t.optimizer = as_enum<Optimizer>(*v);
   if (auto v = training.get("gradient_accumulation")) {
     t.gradient_accumulation = static_cast<int>(as_int(*v, 1));

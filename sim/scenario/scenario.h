@@ -17,15 +17,18 @@ namespace ddpsim {
 // ---------------------------------------------------------------- cluster
 
 struct GpuSpec {
-  std::string name;            // preset name or "custom"
-  double fp32_flops = 0;       // peak FLOP/s, dense
-  double tf32_flops = 0;       // 0 = no TF32 tensor cores (falls back to fp32)
-  double fp16_flops = 0;       // tensor-core peak for fp16 (mixed precision)
-  double bf16_flops = 0;       // 0 = no bf16 support (falls back to fp16)
-  double memory_bytes = 0;     // HBM capacity
-  double hbm_bandwidth = 0;    // bytes/s
-  int compute_capability = 0;  // SM version x 10 (80 = Ampere); 0 = unknown (NCCL's tuning)
-  bool pcie_p2p = true;        // the driver allows PCIe peer-to-peer (GeForce cards: false)
+  std::string name;          // preset name or "custom"
+  double fp32_flops = 0;     // peak FLOP/s, dense
+  double tf32_flops = 0;     // 0 = no TF32 tensor cores (falls back to fp32)
+  double fp16_flops = 0;     // tensor-core peak for fp16 (mixed precision)
+  double bf16_flops = 0;     // 0 = no bf16 support (falls back to fp16)
+  double fp8_flops = 0;      // dense fp8 tensor-core peak; 0 = no fp8 (precision fp8 refused)
+  double memory_bytes = 0;   // HBM capacity
+  double hbm_bandwidth = 0;  // bytes/s
+  // SM version x 10 (80 = Ampere, 100 = Blackwell); 0 = unknown or not an NVIDIA GPU (AMD runs
+  // RCCL): NCCL's tuning (cost/nccl_tuning.h) then takes its pre-Ampere rows and no LL128.
+  int compute_capability = 0;
+  bool pcie_p2p = true;  // the driver allows PCIe peer-to-peer (GeForce cards: false)
 };
 
 enum class IntraNodeKind { kNvSwitch, kNvLinkMesh, kPcie };
@@ -130,7 +133,10 @@ struct ModelSpec {
 
 // ---------------------------------------------------------------- training
 
-enum class Precision { kFp32, kTf32, kFp16, kBf16 };  // fp16/bf16 = mixed precision (AMP)
+// fp16/bf16 = mixed precision (AMP). fp8 = Transformer Engine style: conv/linear GEMMs run on
+// the fp8 tensor cores, everything else (attention's matmuls included) as bf16; weights,
+// gradients and activations are held as in bf16 mixed precision.
+enum class Precision { kFp32, kTf32, kFp16, kBf16, kFp8 };
 enum class Optimizer { kSgd, kMomentum, kAdam };
 
 struct TrainingSpec {

@@ -13,6 +13,7 @@ json gpu_json(const GpuSpec& g) {
           {"tf32_flop_per_s", g.tf32_flops},
           {"fp16_flop_per_s", g.fp16_flops},
           {"bf16_flop_per_s", g.bf16_flops},
+          {"fp8_flop_per_s", g.fp8_flops},
           {"memory_bytes", g.memory_bytes},
           {"hbm_bandwidth_bytes_per_s", g.hbm_bandwidth},
           {"compute_capability", g.compute_capability / 10.0},
