@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -321,6 +322,27 @@ TEST(Symmetry, TracingAGpuOutsideTheSliceIsAnInputError) {
   // The slice's own GPUs trace as usual.
   const SimulationResult r = simulate(s, {TraceGpus{TraceGpus::Kind::kList, {127}}, false});
   EXPECT_EQ(r.traced_gpus, std::vector<int>{127});
+}
+
+// Why colocated servers do not fold (docs/scale.md): with a server on each of 64 nodes,
+// ResNet-50's 28 partitions land on 28 of them, so the nodes are not alike: some NICs take
+// every worker's pushes of a partition, the others only their own GPUs' pulls. No two leaves
+// stand for them all.
+TEST(Symmetry, ColocatedServersMakeTheNodesUnlike) {
+  const SimulationResult r =
+      run(scenario(with_size({64, 8, 16}, {"sync.strategy=ps", "sync.ps.placement=colocated",
+                                           "sync.ps.servers=64", "simulation.scope=full"})));
+  const auto& groups = r.links.node_groups;
+  const size_t rx = std::find(groups.begin(), groups.end(), "nic rx") - groups.begin();
+  ASSERT_LT(rx, groups.size());
+  ASSERT_EQ(r.links.per_node.size(), 64u);
+  double least = 1e300, most = 0;
+  for (const auto& node : r.links.per_node) {
+    least = std::min(least, node[rx]);
+    most = std::max(most, node[rx]);
+  }
+  std::printf("[ colocated ] 64 nodes, 64 servers: NIC rx utilisation %.3g to %.3g\n", least, most);
+  EXPECT_GT(most, 2 * least);
 }
 
 // ---------------------------------------------------------------- which scenarios fold
