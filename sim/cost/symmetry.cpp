@@ -110,8 +110,8 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
     return "stragglers redrawn every iteration under local SGD (the period waits for the "
            "largest sum of draws, not the sum of the largest)";
   if (drawn_stragglers(s)) {
-    // The slice's other GPUs carry the mean of the rest; below 1 they would run faster than a
-    // GPU can (and meet data waits no drawn GPU meets).
+    // The slice's other GPUs make up its mean factor; below 1 they would run faster than a GPU
+    // can (and meet data waits no drawn GPU meets).
     double slowest = 1;
     const int slice_gpus = *slice_nodes * c.gpus_per_node;
     const double rest =
@@ -186,9 +186,9 @@ Scenario slice_scenario(const Scenario& s, int slice_nodes) {
   }
   if (drawn_stragglers(s)) {
     // A synchronous step waits for the slowest of the cluster's GPUs: GPU 0 runs the expected
-    // slowest of N draws, the others the mean of the rest (symmetry_obstacle checked it is >= 1),
-    // the same every step (per_iteration redraws change who is slowest, not the step's
-    // expectation). The slice runs them as fixed factors.
+    // slowest of N draws, the others what keeps the slice's mean factor that of one draw
+    // (symmetry_obstacle checked it is >= 1), the same every step (per_iteration redraws change
+    // who is slowest, not the step's expectation). The slice runs them as fixed factors.
     double slowest = 1;
     const int slice_gpus = slice.cluster.total_gpus();
     const double rest =

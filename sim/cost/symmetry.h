@@ -10,7 +10,8 @@
 // single GPUs, and an algorithm whose per-link load is the same in the slice (checked here, per
 // algorithm). Stragglers drawn per GPU fold in expectation: a synchronous step waits for the
 // slowest of N draws, so GPU 0 of the slice runs the expected slowest of N (order statistics,
-// sim/cost/straggler_order.h) and the others the mean of the rest. Anything else runs full
+// sim/cost/straggler_order.h) and the others a factor that keeps the slice's mean factor that
+// of one draw. Anything else runs full
 // (auto) or is refused (forced symmetric).
 #pragma once
 
