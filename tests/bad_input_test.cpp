@@ -260,10 +260,12 @@ const std::vector<BadInput>& bad_inputs() {
        "simulation.scope: unknown value 'half'; allowed: auto, full, symmetric"},
       {"simulation_symmetric_ps.yaml", kSimulate, "15:10",
        "simulation.scope: symmetric does not fit this scenario: colocated and BytePS parameter "
-       "servers are not folded (servers on the nodes); symmetric scope supports all-reduce and "
-       "local SGD with algorithm ring, hierarchical, tree or auto in flow mode, and synchronous "
-       "dedicated parameter servers, FIFO bucket order, without alpha-beta tables, stragglers or "
-       "loader stalls, on full leaves (or use scope full or auto)"},
+       "servers are not folded (a server's NIC also carries its node's own pushes and pulls: no "
+       "slice reproduces its sharing between them and every worker of the cluster); symmetric "
+       "scope supports all-reduce and local SGD with algorithm ring, hierarchical, tree or auto in "
+       "flow mode, and synchronous dedicated parameter servers, FIFO bucket order, without "
+       "alpha-beta tables, fixed stragglers or loader stalls, on full leaves (drawn stragglers "
+       "fold as the expected slowest of N draws) (or use scope full or auto)"},
       {"stall_without_duration.yaml", kSimulate, "17:3",
        "missing required key 'duration' in data.stall (how long one stall lasts, e.g. "
        "50ms)"},

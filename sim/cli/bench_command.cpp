@@ -1,7 +1,8 @@
 // ddpsim bench: wall time and peak memory to simulate one ResNet-50 iteration at growing scale,
 // each point in its own process (what a user's `simulate` pays, without the baseline run), in
 // the full and the symmetric scope (sim/cost/symmetry.h), with symmetric's deviation from full
-// where full runs. A full point the resource guard refuses is reported, not run.
+// where full runs. A full point the resource guard refuses is reported, not run. --set varies
+// the bench scenario (stragglers, synchronisation) as simulate's --set does.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "sim/cli/command.h"
+#include "sim/cli/option_checks.h"
 #include "sim/cli/table_output.h"
 #include "sim/cost/iteration_plan.h"
 #include "sim/cost/resource_estimate.h"
@@ -27,8 +29,9 @@ struct Options {
   std::vector<int> gpus{8, 64, 512, 4096, 16384, 131072};
   std::string model = "resnet50";
   int iterations = 1;
-  std::string scope = "both";  // full, symmetric or both
-  bool vs_full = false;        // also run full where it fits, and report the deviation
+  std::string scope = "both";          // full, symmetric or both
+  bool vs_full = false;                // also run full where it fits, and report the deviation
+  std::vector<std::string> overrides;  // --set: the bench scenario varied (stragglers, sync...)
   TableFormat format;
 } opts;
 
@@ -85,7 +88,8 @@ Row run_point(int gpus, const char* scope) {
   Row row;
   row.gpus = gpus;
   row.scope = scope;
-  const Scenario scenario = parse_scenario_text(bench_scenario(gpus, scope), "<bench>");
+  const Scenario scenario =
+      parse_scenario_text(bench_scenario(gpus, scope), "<bench>", opts.overrides);
   row.nodes = scenario.cluster.nodes;
   const bool symmetric = std::string(scope) == "symmetric";
   int slice = 0;
@@ -219,6 +223,9 @@ const bool registered = register_command({
       app->add_flag("--vs-full", opts.vs_full,
                     "Run full too where the resource guard lets it, and report symmetric's "
                     "deviation from it");
+      add_repeatable(app, "--set", opts.overrides,
+                     "Override a value of the bench scenario, e.g. --set stragglers.sigma=0.1 "
+                     "(repeatable)");
       add_table_format(app, &opts.format);
     },
     run,

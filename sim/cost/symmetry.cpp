@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "sim/cost/collective_formulas.h"
+#include "sim/cost/straggler_order.h"
 #include "sim/util/input_error.h"
 
 namespace ddpsim {
@@ -13,7 +14,8 @@ namespace {
 const char* kSupported =
     "symmetric scope supports all-reduce and local SGD with algorithm ring, hierarchical, tree "
     "or auto in flow mode, and synchronous dedicated parameter servers, FIFO bucket order, "
-    "without alpha-beta tables, stragglers or loader stalls, on full leaves";
+    "without alpha-beta tables, fixed stragglers or loader stalls, on full leaves (drawn "
+    "stragglers fold as the expected slowest of N draws)";
 
 // Tree neighbours of the busiest node over both trees of NCCL's double binary tree: with equal
 // flows on every tree edge, the tree's flow time is set by this count alone.
@@ -27,6 +29,11 @@ int busiest_tree_node(int nodes) {
   return worst;
 }
 
+bool drawn_stragglers(const Scenario& s) {
+  return s.stragglers.kind == StragglerKind::kLognormal ||
+         s.stragglers.kind == StragglerKind::kUniform;
+}
+
 bool uses_tree(AllReduceAlgorithm a) {
   return a == AllReduceAlgorithm::kTree || a == AllReduceAlgorithm::kAuto;
 }
@@ -38,12 +45,17 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
   const SyncSpec& sync = s.sync;
   *slice_nodes = c.nodes;
   if (c.total_gpus() == 1) return "one GPU";
-  if (s.stragglers.kind != StragglerKind::kNone)
-    return s.stragglers.kind == StragglerKind::kFixed ? "stragglers set on single GPUs"
-                                                      : "stragglers drawn per GPU";
+  if (s.stragglers.kind == StragglerKind::kFixed) return "stragglers set on single GPUs";
   if (sync.strategy == SyncStrategy::kParameterServer) {
+    // A dedicated server's NIC carries only server flows, one per worker, so scaling it to the
+    // slice's share keeps each flow's max-min share. A colocated server's NIC also carries its
+    // node's own GPUs' pushes and pulls, whose count does not scale with the cluster: no
+    // capacity makes its share of n slice workers' flows that of N cluster workers'
+    // (docs/scale.md).
     if (sync.ps.placement != PsPlacement::kDedicated)
-      return "colocated and BytePS parameter servers are not folded (servers on the nodes)";
+      return "colocated and BytePS parameter servers are not folded (a server's NIC also carries "
+             "its node's own pushes and pulls: no slice reproduces its sharing between them and "
+             "every worker of the cluster)";
     if (sync.ps.mode != PsMode::kSync)
       return "asynchronous parameter servers are not folded (workers drift apart)";
   }
@@ -87,6 +99,31 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
     }
   }
   if (*slice_nodes >= c.nodes) return "the slice would be the whole cluster";
+  if (drawn_stragglers(s) && sync.strategy == SyncStrategy::kParameterServer)
+    // A GPU pushes as soon as its own backward produced a unit: the servers' NICs and sums see
+    // every draw's arrival time, not just the slowest (measured: exposed communication 22 % off
+    // the mean of full runs).
+    return "stragglers with parameter servers (each GPU's pushes load the servers when its own "
+           "draw lets it, so every draw matters, not just the slowest)";
+  if (drawn_stragglers(s) && s.stragglers.per_iteration &&
+      sync.strategy == SyncStrategy::kLocalSgd && sync.local_sgd_period > 1)
+    // GPUs run a whole period between averagings: the step waits for the largest sum of
+    // `period` draws, whose expectation is below period x the expected slowest of one step.
+    return "stragglers redrawn every iteration under local SGD (the period waits for the "
+           "largest sum of draws, not the sum of the largest)";
+  if (drawn_stragglers(s)) {
+    // The slice's other GPUs make up its mean factor; below 1 they would run faster than a GPU
+    // can (and meet data waits no drawn GPU meets).
+    double slowest = 1;
+    const int slice_gpus = *slice_nodes * c.gpus_per_node;
+    const double rest =
+        folded_straggler_factors(s.stragglers, c.total_gpus(), slice_gpus, &slowest);
+    if (rest < 1)
+      return fmt::format(
+          "stragglers: the expected slowest of {} draws ({:.4g}) outweighs the mean of the "
+          "slice's {} GPUs (the others would need {:.4g} < 1)",
+          c.total_gpus(), slowest, slice_gpus, rest);
+  }
   return "";
 }
 
@@ -116,6 +153,9 @@ ScopeDecision decide_scope(const Scenario& s) {
                                        slice, s.cluster.nodes);
     if (scope == SimulationScope::kAuto)
       d.note += fmt::format(" (auto: {} GPUs >= {})", s.cluster.total_gpus(), kSymmetricFromGpus);
+    if (drawn_stragglers(s))
+      d.note += fmt::format("; stragglers: expected slowest of {} draws (order statistics)",
+                            s.cluster.total_gpus());
   } else if (scope == SimulationScope::kFull) {
     d.note = "full: simulation.scope full";
   } else if (!obstacle.empty() && big) {
@@ -145,6 +185,21 @@ Scenario slice_scenario(const Scenario& s, int slice_nodes) {
     ParameterServerSpec& ps = slice.sync.ps;
     ps.server_nic_bandwidth =
         (ps.server_nic_bandwidth > 0 ? ps.server_nic_bandwidth : s.cluster.nic.bandwidth) * share;
+  }
+  if (drawn_stragglers(s)) {
+    // A synchronous step waits for the slowest of the cluster's GPUs: GPU 0 runs the expected
+    // slowest of N draws, the others what keeps the slice's mean factor that of one draw
+    // (symmetry_obstacle checked it is >= 1), the same every step (per_iteration redraws change
+    // who is slowest, not the step's expectation). The slice runs them as fixed factors.
+    double slowest = 1;
+    const int slice_gpus = slice.cluster.total_gpus();
+    const double rest =
+        folded_straggler_factors(s.stragglers, s.cluster.total_gpus(), slice_gpus, &slowest);
+    StragglerSpec folded;
+    folded.kind = StragglerKind::kFixed;
+    folded.fixed[0] = slowest;
+    for (int r = 1; r < slice_gpus; ++r) folded.fixed[r] = rest;
+    slice.stragglers = folded;
   }
   return slice;
 }

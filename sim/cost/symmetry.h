@@ -6,9 +6,13 @@
 // (volumes, latency terms, tree depth and NCCL tuning for all N nodes, ClusterPlatform::
 // logical_nodes), so each ring edge, NIC, leaf uplink and storage share carries what it carries
 // in the full run and every simulated GPU's timeline is the full run's. That holds when every
-// GPU does the same thing: no per-GPU randomness (stragglers, loader stalls), identical nodes and
-// leaves, and an algorithm whose per-link load is the same in the slice (checked here, per
-// algorithm). Anything else runs full (auto) or is refused (forced symmetric).
+// GPU does the same thing: identical nodes and leaves, no loader stalls or stragglers set on
+// single GPUs, and an algorithm whose per-link load is the same in the slice (checked here, per
+// algorithm). Stragglers drawn per GPU fold in expectation: a synchronous step waits for the
+// slowest of N draws, so GPU 0 of the slice runs the expected slowest of N (order statistics,
+// sim/cost/straggler_order.h) and the others a factor that keeps the slice's mean factor that
+// of one draw. Anything else runs full
+// (auto) or is refused (forced symmetric).
 #pragma once
 
 #include <string>
@@ -35,7 +39,8 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes);
 ScopeDecision decide_scope(const Scenario& s);
 
 // The scenario the simulator runs for a slice of `slice_nodes` nodes: the same cluster cut to
-// those nodes, a shared store's aggregate bandwidth and IOPS scaled to the slice's share.
+// those nodes, a shared store's aggregate bandwidth and IOPS scaled to the slice's share, drawn
+// stragglers replaced by fixed factors (folded_straggler_factors).
 Scenario slice_scenario(const Scenario& s, int slice_nodes);
 
 }  // namespace ddpsim
