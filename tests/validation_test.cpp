@@ -376,12 +376,21 @@ TEST(PublishedCases, ValidateMeetsTheIssueThresholds) {
   const CsvTable table = parse_csv(read_text(csv), csv);
   const int id = csv_column(table, "id"), status_col = csv_column(table, "status"),
             error = csv_column(table, "error_pct");
-  std::vector<double> abs_errors;
+  const int group = csv_column(table, "group");
+  std::vector<double> abs_errors, sharded;
   std::set<std::string> sources;
   for (const auto& row : table.rows) {
     EXPECT_NE(row[status_col], "failed") << row[id];
     if (row[status_col] != "ok") continue;
     const double e = std::fabs(std::stod(row[error]));
+    if (row[group] == "sharding") {
+      // Issue 17 asks for the errors to be reported (docs/accuracy.md), not for a bound; these
+      // catch a regression of the sharded engine: today median 6.0 %, max 44.2 % (MPT-70B on
+      // 64 A100 40GB, a run the source itself shows 27 % below its 128-GPU sibling).
+      EXPECT_LE(e, 50.0) << row[id] << " misses by " << row[error] << " %";
+      sharded.push_back(e);
+      continue;
+    }
     EXPECT_LE(e, 30.0) << row[id] << " misses by " << row[error] << " %";
     abs_errors.push_back(e);
     sources.insert(row[id].substr(0, row[id].find('-')));  // DLE, PTDDPB, TFB, NCCL, WGP
@@ -392,6 +401,8 @@ TEST(PublishedCases, ValidateMeetsTheIssueThresholds) {
   // (17.6 % over 107 cases; the misses are per-step losses on 8-16 GPU nodes that no modelled
   // communication mechanism explains, docs/accuracy.md), so it is not asserted here.
   EXPECT_LE(median(abs_errors), 5.0);
+  EXPECT_GE(sharded.size(), 19u);
+  EXPECT_LE(median(sharded), 8.0);
   fs::remove_all(out);
   fs::remove(out.string() + ".log");
 }

@@ -176,7 +176,8 @@ int run() {
     for (size_t n = 0; n < nics.size(); ++n)
       for (size_t k = 0; k < strategy_sets.size(); ++k) {
         std::vector<std::string> set = opts.overrides;
-        set.push_back("model.name=" + models[m]);
+        // Without --models the scenario's own model (a zoo key, a file or a config.json).
+        if (!opts.models.empty()) set.push_back("model.name=" + models[m]);
         if (!nics[n].empty()) set.push_back("cluster.nic.bandwidth=" + nics[n]);
         set.insert(set.end(), strategy_sets[k].begin(), strategy_sets[k].end());
         jobs.push_back({m, n, k, load_scenario(opts.scenario, set)});

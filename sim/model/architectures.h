@@ -47,8 +47,10 @@ struct Gpt2Config {
   int64_t heads = 12;
   int64_t vocab = 50257;
   int64_t max_positions = 1024;
-  int64_t inner = 0;  // MLP width (n_inner); 0 = 4 x hidden
-  bool tied = true;   // lm_head shares wte (tie_word_embeddings)
+  int64_t inner = 0;             // MLP width (n_inner); 0 = 4 x hidden
+  bool tied = true;              // lm_head shares wte (tie_word_embeddings)
+  bool fused_attention = false;  // sdpa / flash attention instead of the eager path
+  bool dropout = true;           // attention, residual and embedding dropout (HF's 0.1)
 };
 // HF GPT2LMHeadModel: GPT2Model plus the lm_head (tied to wte unless config.tied is false), and
 // the LM loss.

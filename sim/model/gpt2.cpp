@@ -2,7 +2,8 @@
 // gelu_new, dropout 0.1) plus lm_head, whose weight is tied to wte and so adds no parameter:
 // the count is GPT2Model's. lm_head's matmul over the 50257-token vocabulary and the
 // language-modelling loss are part of every training step, so they are layers here. Attention
-// is the eager implementation (causal mask applied to the full seq x seq scores).
+// is the eager implementation (causal mask applied to the full seq x seq scores) unless the
+// config asks for sdpa / flash attention; dropout is HF's 0.1 unless the config sets it to 0.
 #include <string>
 
 #include "sim/model/architectures.h"
@@ -20,20 +21,20 @@ std::vector<Layer> gpt2(const Gpt2Config& c, int64_t seq) {
   embedding(L, "transformer.wte", seq, c.vocab, d);
   embedding(L, "transformer.wpe", seq, c.max_positions, d);
   add(L, "transformer.add_positions", n, false);
-  dropout(L, "transformer.drop", n);
+  if (c.dropout) dropout(L, "transformer.drop", n);
   for (int64_t i = 0; i < c.layers; ++i) {
     const std::string p = "transformer.h." + std::to_string(i) + ".";
     layernorm(L, p + "ln_1", seq, d);
     linear(L, p + "attn.c_attn", seq, d, 3 * d, true);
-    attention_core(L, p + "attn.core", seq, seq, d, c.heads, true, false);
+    attention_core(L, p + "attn.core", seq, seq, d, c.heads, c.dropout, c.fused_attention);
     linear(L, p + "attn.c_proj", seq, d, d, true, false, false);
-    dropout(L, p + "attn.resid_dropout", n, false);
+    if (c.dropout) dropout(L, p + "attn.resid_dropout", n, false);
     add(L, p + "residual1", n, true);
     layernorm(L, p + "ln_2", seq, d);
     linear(L, p + "mlp.c_fc", seq, d, inner, true);
     gelu(L, p + "mlp.act", seq * inner);
     linear(L, p + "mlp.c_proj", seq, inner, d, true, false, false);
-    dropout(L, p + "mlp.dropout", n, false);
+    if (c.dropout) dropout(L, p + "mlp.dropout", n, false);
     add(L, p + "residual2", n, true);
   }
   layernorm(L, "transformer.ln_f", seq, d);

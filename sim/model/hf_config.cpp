@@ -125,6 +125,19 @@ HfConfig parse_hf_config(const std::string& text, const std::string& path,
     c.max_positions = r.dim("n_positions", r.dim("n_ctx", 1024));
     c.intermediate = r.dim("n_inner", 0, 0);
     c.tied = r.flag("tie_word_embeddings", true);
+    if (auto v = r.get("attn_implementation"); v && !v->node.IsNull()) {
+      const std::string impl = as_string(*v);
+      if (impl != "eager" && impl != "sdpa" && impl != "flash_attention_2")
+        fail(*v, "unknown value '" + impl + "'; allowed: eager, sdpa, flash_attention_2");
+      c.fused_attention = impl != "eager";
+    }
+    // HF GPT-2 defaults every dropout to 0.1; a config that sets all three to 0 has none.
+    bool any = false;
+    for (const char* key : {"attn_pdrop", "resid_pdrop", "embd_pdrop"}) {
+      auto v = r.get(key);
+      any = any || !v || v->node.IsNull() || as_real(*v, 0, false, 1) > 0;
+    }
+    c.dropout = any;
   } else if (c.model_type == "bert") {
     c.hidden = r.dim("hidden_size");
     c.layers = r.dim("num_hidden_layers");
@@ -226,6 +239,8 @@ bool build_hf_model(const HfConfig& c, int sequence, Model* out, std::string* er
     g.max_positions = c.max_positions;
     g.inner = c.intermediate;
     g.tied = c.tied;
+    g.fused_attention = c.fused_attention;
+    g.dropout = c.dropout;
     m.layers = zoo::gpt2(g, seq);
   } else if (c.model_type == "bert") {
     zoo::BertConfig b;

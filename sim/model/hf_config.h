@@ -28,7 +28,11 @@ struct HfConfig {
   bool tied = false;  // tie_word_embeddings
   bool attention_bias = false;
   bool mlp_bias = false;
-  bool qkv_bias = true;                                              // ViT
+  bool qkv_bias = true;  // ViT
+  // GPT-2 family: attn_implementation "sdpa" / "flash_attention_2" (one fused kernel) or "eager"
+  // (the default: HF GPT-2's own path), and whether the *_pdrop probabilities are non-zero.
+  bool fused_attention = false;
+  bool dropout = true;
   int64_t image_size = 0, patch_size = 0, channels = 3, labels = 0;  // ViT
 };
 

@@ -112,6 +112,8 @@ const char* group_name(ValidationGroup group) {
       return "data-loading";
     case ValidationGroup::kCollectives:
       return "collectives";
+    case ValidationGroup::kSharding:
+      return "sharding";
     case ValidationGroup::kLocal:
       return "local";
   }
@@ -144,8 +146,8 @@ bool group_from_name(const std::string& name, ValidationGroup* group) {
 
 const std::vector<ValidationGroup>& all_groups() {
   static const std::vector<ValidationGroup> groups = {
-      ValidationGroup::kScaling, ValidationGroup::kBucketSize, ValidationGroup::kDataLoading,
-      ValidationGroup::kCollectives, ValidationGroup::kLocal};
+      ValidationGroup::kScaling,     ValidationGroup::kBucketSize, ValidationGroup::kDataLoading,
+      ValidationGroup::kCollectives, ValidationGroup::kSharding,   ValidationGroup::kLocal};
   return groups;
 }
 

@@ -27,7 +27,7 @@
 namespace ddpsim {
 
 // kLocal: measured on the machine at hand (`ddpsim validate --measured`, measured_cases.h).
-enum class ValidationGroup { kScaling, kBucketSize, kDataLoading, kCollectives, kLocal };
+enum class ValidationGroup { kScaling, kBucketSize, kDataLoading, kCollectives, kSharding, kLocal };
 enum class ValidationMetric {
   kThroughput,
   kIterationTime,
