@@ -70,6 +70,27 @@ TEST(FuzzFindings, ScenarioThatIsNotUtf8IsRefusedAtTheByte) {
   }
 }
 
+// yaml-cpp 0.7 loops on some streams with a lone CR, and read a NUL inside a comment as the end:
+// both refused at their byte before yaml-cpp sees the text.
+TEST(FuzzFindings, LoneCarriageReturnAndControlBytesInCommentsAreRefusedAtTheByte) {
+  auto where_and_what = [](const std::string& text) {
+    try {
+      parse_scenario_text(text, "s.yaml");
+    } catch (const InputError& e) {
+      return e.where().to_string() + " " + e.message();
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(where_and_what("name: a\nseed: 1\r# x\n"),
+            "s.yaml:2:8 YAML syntax error: a carriage return not followed by a line feed; save "
+            "the file with LF or CRLF line endings");
+  EXPECT_EQ(where_and_what("name: a\n# a comment \x01 here\n"),
+            "s.yaml:2:13 YAML syntax error: control character 0x01 (YAML allows tab, CR and LF "
+            "only)");
+  // CRLF line endings stay welcome.
+  EXPECT_EQ(where_and_what("name: a\r\nseed: 1\r\n").find("carriage"), std::string::npos);
+}
+
 // Finding 2 (fuzz_nccl_tests): a 20-digit element count was clamped to LLONG_MAX by strtoll and
 // then multiplied by the type size: signed overflow (UBSan), and an accepted count.
 const std::string kHeader =

@@ -32,19 +32,29 @@ YAML::ParserException syntax_error(const std::string& text, size_t at, int line,
 void refuse_yaml_cpp_traps(const std::string& text) {
   // A small scanner: quotes (a quote opens a scalar only where a token can start), comments and
   // the depth of flow collections, so that the commas of a multi-line [a,\n , b] pass.
+  // Characters first, wherever they stand (comments and quoted scalars included).
+  for (size_t i = 0, line = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') ||
+        c == 0x7f) {
+      // Not printable YAML (1.2, c-printable); yaml-cpp reads a NUL as the end of the stream.
+      throw syntax_error(text, i, static_cast<int>(line),
+                         fmt::format("control character 0x{:02x} (YAML allows tab, CR and LF only)",
+                                     static_cast<unsigned char>(c)));
+    }
+    // yaml-cpp 0.7 never returned on some streams with a lone CR (an old Mac line break).
+    if (c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))
+      throw syntax_error(text, i, static_cast<int>(line),
+                         "a carriage return not followed by a line feed; save the file with LF or "
+                         "CRLF line endings");
+  }
   int depth = 0, line = 0;
   char quote = 0;
   bool line_start = true, token_start = true;
   bool after_flow = false;  // the last token closed a flow collection at depth 0
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') ||
-        c == 0x7f) {
-      // Not printable YAML (1.2, c-printable); yaml-cpp reads a NUL as the end of the stream.
-      throw syntax_error(text, i, line,
-                         fmt::format("control character 0x{:02x} (YAML allows tab, CR and LF only)",
-                                     static_cast<unsigned char>(c)));
-    }
     if (c == '\n') {
       ++line;
       line_start = token_start = true;
