@@ -70,8 +70,8 @@ TEST(FuzzFindings, ScenarioThatIsNotUtf8IsRefusedAtTheByte) {
   }
 }
 
-// yaml-cpp 0.7 loops on some streams with a lone CR, and read a NUL inside a comment as the end:
-// both refused at their byte before yaml-cpp sees the text.
+// yaml-cpp 0.7 loops on some streams with a lone CR or "!,", and read a NUL inside a comment as
+// the end: each refused at its byte before yaml-cpp sees the text.
 TEST(FuzzFindings, LoneCarriageReturnAndControlBytesInCommentsAreRefusedAtTheByte) {
   auto where_and_what = [](const std::string& text) {
     try {
@@ -87,6 +87,13 @@ TEST(FuzzFindings, LoneCarriageReturnAndControlBytesInCommentsAreRefusedAtTheByt
   EXPECT_EQ(where_and_what("name: a\n# a comment \x01 here\n"),
             "s.yaml:2:13 YAML syntax error: control character 0x01 (YAML allows tab, CR and LF "
             "only)");
+  // "!," never returned either: tags are refused, and so is a value that starts with ','.
+  EXPECT_EQ(where_and_what("name: a\n!,\n"),
+            "s.yaml:2:1 YAML syntax error: YAML tags ('!') are not used in ddpsim's files; quote a "
+            "value that starts with '!'");
+  EXPECT_EQ(where_and_what("name: ,a\n"),
+            "s.yaml:1:7 YAML syntax error: a value cannot start with ',' outside a flow sequence "
+            "or mapping");
   // CRLF line endings stay welcome.
   EXPECT_EQ(where_and_what("name: a\r\nseed: 1\r\n").find("carriage"), std::string::npos);
 }

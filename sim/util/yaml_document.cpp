@@ -77,12 +77,18 @@ void refuse_yaml_cpp_traps(const std::string& text) {
       while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
       continue;
     }
-    if (c == ',' && depth == 0 && (line_start || after_flow)) {
-      throw syntax_error(text, i, line,
-                         line_start
-                             ? "a line cannot start with ',' outside a flow sequence or mapping"
-                             : "a ',' cannot follow a flow sequence or mapping outside another");
+    if (c == ',' && depth == 0 && (line_start || after_flow || token_start)) {
+      throw syntax_error(
+          text, i, line,
+          line_start   ? "a line cannot start with ',' outside a flow sequence or mapping"
+          : after_flow ? "a ',' cannot follow a flow sequence or mapping outside another"
+                       : "a value cannot start with ',' outside a flow sequence or mapping");
     }
+    // Tags: ddpsim's files have no use for them, and yaml-cpp 0.7 never returned on "!,".
+    if (c == '!' && token_start)
+      throw syntax_error(text, i, line,
+                         "YAML tags ('!') are not used in ddpsim's files; quote a value that "
+                         "starts with '!'");
     if ((c == '\'' || c == '"') && token_start) quote = c;
     if (c == '[' || c == '{') ++depth;
     after_flow = false;
