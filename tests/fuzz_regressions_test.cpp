@@ -94,6 +94,10 @@ TEST(FuzzFindings, LoneCarriageReturnAndControlBytesInCommentsAreRefusedAtTheByt
   EXPECT_EQ(where_and_what("name: ,a\n"),
             "s.yaml:1:7 YAML syntax error: a value cannot start with ',' outside a flow sequence "
             "or mapping");
+  // "&a," as well; an alias ended by a flow collection's comma stays valid YAML.
+  EXPECT_EQ(where_and_what("name: &a,b\n"),
+            "s.yaml:1:9 YAML syntax error: an anchor or alias name cannot contain ','");
+  EXPECT_EQ(where_and_what("x: &n 1\ny: [*n, *n]\n").find("anchor"), std::string::npos);
   // CRLF line endings stay welcome.
   EXPECT_EQ(where_and_what("name: a\r\nseed: 1\r\n").find("carriage"), std::string::npos);
 }

@@ -52,12 +52,14 @@ void refuse_yaml_cpp_traps(const std::string& text) {
   int depth = 0, line = 0;
   char quote = 0;
   bool line_start = true, token_start = true;
+  bool in_name = false;     // inside an anchor (&a) or alias (*a) name
   bool after_flow = false;  // the last token closed a flow collection at depth 0
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') {
       ++line;
       line_start = token_start = true;
+      in_name = false;
       after_flow = false;
       continue;
     }
@@ -71,8 +73,16 @@ void refuse_yaml_cpp_traps(const std::string& text) {
     }
     if (c == ' ' || c == '\t' || c == '\r') {
       token_start = true;
+      in_name = false;
       continue;
     }
+    // An anchor or alias name ends at a space (or, inside a flow collection, at a flow
+    // indicator); outside one a flow indicator cannot follow it, and yaml-cpp 0.7 never returned
+    // on "&a,".
+    if (in_name && depth == 0 && (c == ',' || c == '[' || c == ']' || c == '{' || c == '}'))
+      throw syntax_error(text, i, line,
+                         std::string("an anchor or alias name cannot contain '") + c + "'");
+    if ((c == '&' || c == '*') && token_start) in_name = true;
     if (c == '#' && token_start) {
       while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
       continue;
