@@ -100,7 +100,9 @@ void refuse_yaml_cpp_traps(const std::string& text) {
                          "YAML tags ('!') are not used in ddpsim's files; quote a value that "
                          "starts with '!'");
     if ((c == '\'' || c == '"') && token_start) quote = c;
-    if (c == '[' || c == '{') ++depth;
+    // A bracket opens a flow collection where a token starts (or inside one); elsewhere it is a
+    // character of a plain scalar ("s[0]").
+    if ((c == '[' || c == '{') && (token_start || depth > 0)) ++depth;
     after_flow = false;
     if ((c == ']' || c == '}') && depth > 0 && --depth == 0) after_flow = true;
     line_start = false;
