@@ -7,7 +7,7 @@
 #   tests/fuzz/run_fuzz.sh 0 fuzz_scenario  one target until it finds something (Ctrl-C stops)
 #   FUZZ_RUNS=1000000 tests/fuzz/run_fuzz.sh 0   exactly 10^6 executions per target
 #   FUZZ_PARALLEL=2 tests/fuzz/run_fuzz.sh      two targets at a time (one per core)
-#   FUZZ_SEED=1 FUZZ_RUNS=20000 tests/fuzz/run_fuzz.sh 300   the same inputs on every machine (CI)
+#   FUZZ_SEED=1 FUZZ_RUNS=20000 tests/fuzz/run_fuzz.sh 300   a bounded run from seed 1 (CI)
 #
 # Exit status 1 when a target found a crash; its input is saved as build-fuzz/findings/<target>/
 # crash-* (reproduce: build-fuzz/tests/fuzz/<target> FILE). Every finding becomes a regression
