@@ -67,7 +67,7 @@ class ShardedWorker {
       reductions_.clear();
       const int micro_batches = s_.training.gradient_accumulation;
       for (int micro = 0; micro < micro_batches; ++micro) {
-        wait_for_data(micro);
+        wait_for_batch(ctx_, rank_, step_, micro);
         const bool last = micro == micro_batches - 1;
         if (per_unit_) {
           unit_forward();
@@ -102,14 +102,6 @@ class ShardedWorker {
     return static_cast<double>(plan_.units[unit].params) * s_.sync.gradient_bytes;
   }
 
-  void wait_for_data(int micro) {
-    const double start = now();
-    ctx_->feed->wait_batch(rank_, step_, micro);
-    if (ctx_->measured(step_)) sum().data_wait += now() - start;
-    if (ctx_->traced(rank_, step_) && now() > start)
-      ctx_->trace.push_back({rank_, "compute", "data wait", start, now()});
-  }
-
   // Waiting for parameters is exposed communication (no peer is slower: every rank gathers).
   void wait_for(const Done& done, const std::string& what) {
     const double start = now();
@@ -123,11 +115,6 @@ class ShardedWorker {
   }
 
   void unit_forward() {
-    const int units = static_cast<int>(plan_.units.size());
-    std::vector<Done> gathered(units);
-    std::vector<simgrid::s4u::SemaphorePtr> freed(units);
-    // FSDP's rate limiter: at most two (three with forward prefetch) units unsharded at once.
-    const int distance = sharding_.forward_prefetch ? 3 : 2;
     if (blocking_) {
       for (const Segment& seg : segments_) {
         const std::string& name = plan_.units[seg.unit].name;
@@ -136,6 +123,11 @@ class ShardedWorker {
       }
       return;
     }
+    const int units = static_cast<int>(plan_.units.size());
+    std::vector<Done> gathered(units);
+    std::vector<simgrid::s4u::SemaphorePtr> freed(units);
+    // FSDP's rate limiter: at most two (three with forward prefetch) units unsharded at once.
+    const int distance = sharding_.forward_prefetch ? 3 : 2;
     gathered[0] = gather(0, "forward");
     for (int u = 1; u < units; ++u) {
       freed[u] = simgrid::s4u::Semaphore::create(0);

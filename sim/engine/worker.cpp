@@ -22,11 +22,7 @@ void run_worker(RunContext* ctx, int rank) {
     const double slow = straggler_factor(s.stragglers, s.seed, rank, step);
     Breakdown& sum = stats.sum;
     for (int micro = 0; micro < micro_batches; ++micro) {
-      const double wait_start = now();
-      ctx->feed->wait_batch(rank, step, micro);
-      if (ctx->measured(step)) sum.data_wait += now() - wait_start;
-      if (ctx->traced(rank, step) && now() > wait_start)
-        ctx->trace.push_back({rank, "compute", "data wait", wait_start, now()});
+      wait_for_batch(ctx, rank, step, micro);
 
       if (ctx->buffer_broadcast && micro == 0) {
         // DDP's forward starts by broadcasting rank 0's buffers (batch-norm statistics); every

@@ -24,6 +24,14 @@ void compute(RunContext* ctx, int rank, int step, double seconds, double* bucket
     ctx->trace.push_back({rank, "compute", name, start, now()});
 }
 
+void wait_for_batch(RunContext* ctx, int rank, int step, int micro) {
+  const double start = now();
+  ctx->feed->wait_batch(rank, step, micro);
+  if (ctx->measured(step)) ctx->workers[rank].sum.data_wait += now() - start;
+  if (ctx->traced(rank, step) && now() > start)
+    ctx->trace.push_back({rank, "compute", "data wait", start, now()});
+}
+
 void report_grads_ready(RunContext* ctx, int rank, int step) {
   if (ctx->last_grads_ready.empty()) {
     ctx->last_grads_ready.assign(ctx->steps(), -1.0);

@@ -15,6 +15,9 @@ double now();
 void compute(RunContext* ctx, int rank, int step, double seconds, double* bucket,
              const std::string& name);
 
+// Waits for the loader's micro-batch, booking the wait as data_wait (and tracing it).
+void wait_for_batch(RunContext* ctx, int rank, int step, int micro);
+
 // This GPU's last gradient of `step` is ready: the straggler rule of book_wait needs the latest
 // such moment over all GPUs.
 void report_grads_ready(RunContext* ctx, int rank, int step);
