@@ -29,10 +29,13 @@ using Factory = std::function<std::unique_ptr<AllReduce>(Transport*)>;
 Factory tree() {
   return [](Transport* t) { return make_tree_allreduce(t, 0); };
 }
+Factory nvls(CollectiveCost cost = {}) {
+  return [cost](Transport* t) { return make_nvls_allreduce(t, 0, cost); };
+}
 Factory halving_doubling() { return make_halving_doubling_allreduce; }
 Factory hierarchical() { return make_hierarchical_allreduce; }
-Factory automatic() {
-  return [](Transport* t) { return make_auto_allreduce(t, CollectiveMode::kFlow, 0); };
+Factory automatic(CollectiveCost cost = {}) {
+  return [cost](Transport* t) { return make_auto_allreduce(t, CollectiveMode::kFlow, 0, cost); };
 }
 Factory ring() {
   return [](Transport* t) { return make_ring_allreduce(t, CollectiveMode::kFlow, 0); };
@@ -70,8 +73,9 @@ Outcome run(const ClusterSpec& spec, const Factory& factory, std::vector<double>
     for (const auto& [h, b] : counters.received) received += b;
     std::vector<double> out = {last, first, sent, received, counters.messages};
     out.insert(out.end(), counters.bytes_per_class.begin(), counters.bytes_per_class.end());
-    // The pick, encoded as a number: 1 = tree, 0 = anything else.
-    out.push_back(algorithm->algorithm_for(sizes.back()).rfind("tree", 0) == 0 ? 1 : 0);
+    // The pick, encoded as a number: 1 = tree, 2 = nvls or nvls-tree, 0 = anything else.
+    const std::string pick = algorithm->algorithm_for(sizes.back());
+    out.push_back(pick.rfind("tree", 0) == 0 ? 1 : pick.rfind("nvls", 0) == 0 ? 2 : 0);
     return out;
   });
   Outcome o;
@@ -82,7 +86,7 @@ Outcome run(const ClusterSpec& spec, const Factory& factory, std::vector<double>
   o.received = v[3];
   o.messages = v[4];
   std::copy(v.begin() + 5, v.begin() + 5 + kLinkClasses, o.per_class.begin());
-  o.picked = v.back() == 1 ? "tree" : "ring";
+  o.picked = v.back() == 1 ? "tree" : v.back() == 2 ? "nvls" : "ring";
   return o;
 }
 
@@ -128,6 +132,52 @@ TEST(TreeAllReduce, FastRailsLeaveTheChainsAsTheBottleneck) {
   c.nic.bandwidth = 400e9;
   c.pcie_bandwidth = 400e9;
   expect_relative(run(c, tree()).last, 2 * kS / 200e9 + 2 * (7e-6 + 2 * 3e-6));
+}
+
+// ---------------------------------------------------------------- NVLS
+
+TEST(NvlsAllReduce, OneNodeCarriesOneAndAGthBufferPerPortEachWay) {
+  for (int g : {2, 4, 8}) {
+    SCOPED_TRACE(g);
+    Outcome o = run(make_cluster(1, g), nvls());
+    expect_relative(o.last, nvls_allreduce_time(g, kS, 200e9, 1e-6));
+    expect_relative(o.first, o.last);
+    // Every port moves S (1+1/g) each way: g (1+1/g) S = (g+1) S sent, and as much received.
+    expect_relative(o.sent, (g + 1) * kS);
+    expect_relative(o.received, o.sent);
+    // Less than the ring's 2(g-1)/g S per port from g = 3 on: the switch does the reducing.
+    if (g > 2) {
+      EXPECT_LT(o.last, ring_allreduce_time(g, kS, 200e9, 1e-6));
+    }
+  }
+}
+
+TEST(NvlsAllReduce, AcrossNodesTheTreeRunsOnEveryRail) {
+  // 4 nodes x 8 GPUs x 8 NICs: NVLSTree. The network part is the tree's (a head inner in one
+  // node tree sends S/4 through its NIC at 25 GB/s); the ports carry 9/8 S at 200 GB/s. Latency
+  // 2 * (one NVSwitch hop 1 us + depth 2 * 3 us).
+  Outcome o = run(make_cluster(4, 8, 8), nvls());
+  expect_relative(o.last, kS / 4 / 25e9 + 2 * (1e-6 + 2 * 3e-6));
+  // 2 nodes: each NIC carries S/8 each way (S/200e9), the ports 9/8 S / 200e9: the ports bind.
+  o = run(make_cluster(2, 8, 8), nvls());
+  expect_relative(o.last, 9.0 / 8 * kS / 200e9 + 2 * (1e-6 + 3e-6));
+  expect_relative(o.received, o.sent);
+}
+
+TEST(NvlsAllReduce, AutoPicksNvlsForLargeMessagesOnHopperNodesOnly) {
+  const CollectiveCost nccl{LatencyModel::kNccl, NcclProtocol::kAuto};
+  ClusterSpec hopper = make_cluster(1, 8);
+  hopper.gpu.compute_capability = 90;
+  hopper.intra_node.latency = 0;  // NCCL's own hop latencies alone
+  EXPECT_EQ(run(hopper, automatic(nccl), {4096.0}).picked, "ring");  // 23 us is NVLS's floor
+  Outcome o = run(hopper, automatic(nccl), {kS});
+  EXPECT_EQ(o.picked, "nvls");
+  expect_relative(o.last, run(hopper, nvls(nccl), {kS}).last);
+  // Forcing LL rules NVLS out; so does an Ampere GPU.
+  EXPECT_EQ(run(hopper, automatic({LatencyModel::kNccl, NcclProtocol::kLL}), {kS}).picked, "ring");
+  ClusterSpec ampere = hopper;
+  ampere.gpu.compute_capability = 80;
+  EXPECT_EQ(run(ampere, automatic(nccl), {kS}).picked, "ring");
 }
 
 // ---------------------------------------------------------------- halving-doubling

@@ -106,7 +106,18 @@ const std::vector<BadInput>& bad_inputs() {
        "sync.fsdp.backward_prefetch: unknown value 'early'; allowed: pre, post, none"},
       {"algorithm_unknown.yaml", kSimulate, "12:14",
        "sync.algorithm: unknown value 'butterfly'; allowed: ring, tree, "
-       "halving-doubling, hierarchical, auto"},
+       "halving-doubling, hierarchical, auto, nvls"},
+      {"nvls_without_sharp.yaml", kSimulate, "11:14",
+       "sync.algorithm: nvls needs NVLink SHARP: cluster.intra_node.kind nvswitch, at least 2 "
+       "GPUs per node and a GPU of compute capability 9.0 or later (H100, H200, H800, B200, "
+       "GB200); this cluster has nvswitch, 8 GPU(s) per node and compute capability 8.0; "
+       "allowed: ring, tree, halving-doubling, hierarchical, auto"},
+      {"nvls_with_ll.yaml", kSimulate, "12:13",
+       "sync.protocol: NCCL runs NVLS with the Simple protocol only, not ll; allowed with "
+       "sync.algorithm nvls: auto, simple"},
+      {"nvls_with_sharding.yaml", kSimulate, "11:14",
+       "sync.algorithm: nvls is modelled for all-reduce only, and zero3 also runs "
+       "reduce-scatter and all-gather; allowed with sharding: ring, auto"},
       {"alpha_beta_is_a_scenario.yaml", kSimulate, "files/not_a_table.yaml:2:1",
        "unknown key 'cluster' in the profile; allowed: format, device, notes, runs, "
        "ceilings, roofline_efficiency, overlap, collectives"},
@@ -262,8 +273,8 @@ const std::vector<BadInput>& bad_inputs() {
        "simulation.scope: symmetric does not fit this scenario: colocated and BytePS parameter "
        "servers are not folded (a server's NIC also carries its node's own pushes and pulls: no "
        "slice reproduces its sharing between them and every worker of the cluster); symmetric "
-       "scope supports all-reduce and local SGD with algorithm ring, hierarchical, tree or auto in "
-       "flow mode, and synchronous dedicated parameter servers, FIFO bucket order, without "
+       "scope supports all-reduce and local SGD with algorithm ring, hierarchical, tree, nvls or "
+       "auto in flow mode, and synchronous dedicated parameter servers, FIFO bucket order, without "
        "alpha-beta tables, fixed stragglers or loader stalls, on full leaves (drawn stragglers "
        "fold as the expected slowest of N draws) (or use scope full or auto)"},
       {"stall_without_duration.yaml", kSimulate, "17:3",

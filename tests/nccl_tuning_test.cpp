@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace ddpsim {
 namespace {
@@ -251,6 +252,80 @@ TEST(NcclSettingOfACluster, FollowsTheTopology) {
   s = nccl_setting(c, 8);
   EXPECT_EQ(s.intra, NcclHardware::kPci);
   EXPECT_FALSE(s.ll128);
+}
+
+}  // namespace
+}  // namespace ddpsim
+
+namespace ddpsim {
+namespace {
+
+// tuning.cc: NVLS charges its NVLink hop (23 us, base 0); NVLSTree adds 2 floor(log2 N) network
+// hops of 14 us; both run Simple only, at 5/6 of NCCL's bus bandwidth.
+TEST(NcclNvls, LatencyAtEightSixtyFourAndFiveHundredTwelveRanks) {
+  for (int ranks : {8, 64, 512}) {
+    SCOPED_TRACE(ranks);
+    NcclSetting s;
+    s.ranks = ranks;
+    s.nodes = ranks / 8;
+    s.compute_capability = 90;
+    s.intra_hop = 1e-6;
+    s.net_hop = 3e-6;
+    const double nodes = s.nodes;
+    const double want = s.nodes == 1 ? 24e-6 : (24 + 2 * std::floor(std::log2(nodes)) * 17) * 1e-6;
+    const NcclAlgorithm a = s.nodes == 1 ? NcclAlgorithm::kNvls : NcclAlgorithm::kNvlsTree;
+    EXPECT_NEAR(nccl_latency(s, a, NcclProtocol::kSimple, 1e9), want, 1e-6 * want);
+  }
+}
+
+TEST(NcclNvls, BandwidthIsFiveSixthsOfTheBusSimpleOnly) {
+  NcclSetting one;
+  one.ranks = 8;
+  one.compute_capability = 90;
+  const double links = 300e9;
+  // One node: the bus is a port, which carries 9/8 of the buffer: 5/6 * 9/8 = 15/16 of links.
+  EXPECT_NEAR(nccl_algbw(one, NcclAlgorithm::kNvls, NcclProtocol::kSimple, 1e9, links),
+              links * 15 / 16, 1e-3);
+  NcclSetting two = one;
+  two.ranks = 16;
+  two.nodes = 2;
+  EXPECT_NEAR(nccl_algbw(two, NcclAlgorithm::kNvlsTree, NcclProtocol::kSimple, 1e9, links),
+              links * 5 / 6, 1e-3);
+  EXPECT_TRUE(nccl_algorithm_runs(NcclAlgorithm::kNvls, NcclProtocol::kSimple));
+  EXPECT_FALSE(nccl_algorithm_runs(NcclAlgorithm::kNvls, NcclProtocol::kLL));
+  EXPECT_FALSE(nccl_algorithm_runs(NcclAlgorithm::kNvlsTree, NcclProtocol::kLL128));
+  // Forced LL: NCCL's choice falls to the ring; NVLS alone has nothing to run.
+  const NcclChoice c = nccl_choose(
+      one, {{NcclAlgorithm::kNvls, links}, {NcclAlgorithm::kRing, links}}, NcclProtocol::kLL, 1e9);
+  EXPECT_EQ(c.algorithm, NcclAlgorithm::kRing);
+  EXPECT_THROW(nccl_choose(one, {{NcclAlgorithm::kNvls, links}}, NcclProtocol::kLL, 1e9),
+               std::invalid_argument);
+  // Ports of B: the ring's flows reach B g / 2(g-1), NVLS's B g / (g+1); at 1 GB NCCL's choice
+  // is NVLS (15/16 of 8/9 B against 8/14 B).
+  const double port = 300e9;
+  EXPECT_EQ(nccl_choose(
+                one, {{NcclAlgorithm::kRing, port * 8 / 14}, {NcclAlgorithm::kNvls, port * 8 / 9}},
+                NcclProtocol::kAuto, 1e9)
+                .algorithm,
+            NcclAlgorithm::kNvls);
+}
+
+TEST(NcclNvls, SupportedOnHopperNvSwitchNodesOnly) {
+  ClusterSpec c;
+  c.gpus_per_node = 8;
+  c.intra_node.kind = IntraNodeKind::kNvSwitch;
+  c.gpu.compute_capability = 90;
+  EXPECT_TRUE(nvls_supported(c));
+  c.gpu.compute_capability = 100;
+  EXPECT_TRUE(nvls_supported(c));
+  c.gpu.compute_capability = 80;
+  EXPECT_FALSE(nvls_supported(c));
+  c.gpu.compute_capability = 90;
+  c.intra_node.kind = IntraNodeKind::kNvLinkMesh;
+  EXPECT_FALSE(nvls_supported(c));
+  c.intra_node.kind = IntraNodeKind::kNvSwitch;
+  c.gpus_per_node = 1;
+  EXPECT_FALSE(nvls_supported(c));
 }
 
 }  // namespace

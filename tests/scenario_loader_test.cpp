@@ -472,7 +472,11 @@ TEST(ScenarioNames, PublicNameFunctionsPrintWhatTheLoaderAccepts) {
     EXPECT_EQ(s.sync.strategy, e.value);
   }
   for (const auto& e : enum_table<AllReduceAlgorithm>()) {
-    Scenario s = parse(kBase, {std::string("sync.algorithm=") + algorithm_name(e.value)});
+    // nvls needs NVLink SHARP hardware (an NVSwitch node of Hopper GPUs).
+    std::vector<std::string> set = {std::string("sync.algorithm=") + algorithm_name(e.value)};
+    if (e.value == AllReduceAlgorithm::kNvls)
+      set.insert(set.begin(), {"cluster.gpu=h100-sxm-80gb", "cluster.intra_node.kind=nvswitch"});
+    Scenario s = parse(kBase, set);
     EXPECT_EQ(s.sync.algorithm, e.value);
   }
   for (const auto& e : enum_table<IntraNodeKind>()) {

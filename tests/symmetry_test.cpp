@@ -128,6 +128,7 @@ const std::vector<Case> kCases = {
     {"tree", {"sync.algorithm=tree"}},
     {"hierarchical", {"sync.algorithm=hierarchical"}},
     {"auto", {"sync.algorithm=auto"}},
+    {"nvls-h100", {"cluster.gpu=h100-sxm-80gb", "sync.algorithm=nvls"}},
     {"ring-oversubscribed-16", {"cluster.fabric.oversubscription=16"}},
     {"hierarchical-oversubscribed-16",
      {"sync.algorithm=hierarchical", "cluster.fabric.oversubscription=16"}},

@@ -250,6 +250,9 @@ FRAMEWORKS = {
 # NCCL ring everywhere: the multi-node NCCL rows are ring-bound (busbw ~ the NICs' bandwidth;
 # a tree would exceed it at 2 nodes), see docs/model-assumptions.md.
 MULTI_NODE_ALGORITHM = "ring"
+# NVSwitch nodes of Hopper GPUs: NCCL (2.17 and later) may reduce in the switch (NVLS), so their
+# nccl-tests rows take NCCL's default choice (sync.algorithm auto), docs/transports.md.
+NVLS_HARDWARE = ("hgx-h100", "hgx-h800")
 
 
 def sync_section(framework, grad_dtype, nodes, extra=None):
@@ -858,15 +861,11 @@ def nccl():
         ("NCCL-H100-32-meas", "VPB", "hgx-h100", 4, None, "8 GiB", [32768, 65536], 330.93,
          "4 nodes, 8x 400 Gb/s each; NCCL 2.24.3", None),
         ("NCCL-H100-8-maint", "NCCL-212", "hgx-h100", 1, None, "8 GiB", [32768, 65536], 480,
-         "NVLink SHARP (NVLS): the NVSwitch reduces in the switch", "needs NVLink SHARP (NVLS) "
-         "in-switch reduction (sync.algorithm nvls): busbw above the NVLink line rate"),
+         "NVLink SHARP (NVLS): the NVSwitch reduces in the switch", None),
         ("NCCL-H100-8-meas", "VPB", "hgx-h100", 1, None, "8 GiB", [32768, 65536], 479.72,
-         "8 GiB, NCCL 2.24.3 (NVLS by default on H100)", "needs NVLink SHARP (NVLS) in-switch "
-         "reduction (sync.algorithm nvls): busbw above the NVLink line rate"),
+         "8 GiB, NCCL 2.24.3 (NVLS by default on H100)", None),
         ("NCCL-H800-8-meas", "NCCL-1374", "hgx-h800", 1, None, "8 GiB", [32768, 65536], 215,
-         "8x H800 (NVLink reduced to 8 links, 200 GB/s per direction)", "needs NVLink SHARP "
-         "(NVLS) in-switch reduction (sync.algorithm nvls): 215 GB/s busbw exceeds the 200 GB/s "
-         "line rate"),
+         "8x H800 (NVLink reduced to 8 links, 200 GB/s per direction)", None),
     ]
     # Transports (issue 11): consumer GPUs over PCIe with and without peer-to-peer, and the
     # latency of a small all-reduce across nodes (the smallest size of the published sweep).
@@ -909,13 +908,20 @@ def nccl():
                  f"{widths[1]} weights with its bias, {params * 4:,} bytes); its bucket's "
                  f"all-reduce time gives busbw = 2(p-1)/p x bytes / time, as nccl-tests computes "
                  f"it. Compute is irrelevant (roofline)."] + c_lines
-        lines.append("# NCCL ring (global assumption: the rows are ring-bound).")
+        # NVLink SHARP nodes run NCCL 2.17 or later, whose default choice includes NVLS: those
+        # rows take NCCL's own choice (auto), every other row the ring (global assumption).
+        algorithm = "auto" if hw in NVLS_HARDWARE else "ring"
+        if algorithm == "auto":
+            lines.append("# NCCL's default choice (auto: ring, tree or NVLS per size; global "
+                         "assumption for NVLink SHARP nodes).")
+        else:
+            lines.append("# NCCL ring (global assumption: the rows are ring-bound).")
         body = [f"name: {case_id.lower()}"] + c_body
         body += ["model: {name: mlp, layers: [%d, %d]}" % tuple(widths),
                  "training: {batch_per_gpu: 1, precision: fp32, optimizer: sgd, iterations: 2, "
                  "warmup: 1}",
                  "sync: {strategy: allreduce, algorithm: %s, bucket_cap: 16GiB, "
-                 "first_bucket: 1MiB, overlap: false}" % "ring",
+                 "first_bucket: 1MiB, overlap: false}" % algorithm,
                  "compute: {mode: roofline, efficiency: 0.5}"]
         body += validation_section(
             SOURCES[source], "none needed: the metric is the all-reduce alone",

@@ -11,6 +11,7 @@
 
 #include "sim/calibration/collective_sweep_sim.h"
 #include "sim/cli/command.h"
+#include "sim/cost/nccl_tuning.h"
 #include "sim/engine/sync_factory.h"
 #include "sim/profile/nccl_tests_format.h"
 #include "sim/scenario/enum_names.h"
@@ -74,7 +75,22 @@ int run() {
       throw InputError(kCommandLine, "--algorithm: unknown algorithm '" + opts.algorithm +
                                          "'; allowed: " + enum_choices<AllReduceAlgorithm>());
     scenario.sync.algorithm = *algorithm;
+    if (*algorithm == AllReduceAlgorithm::kNvls && !nvls_supported(scenario.cluster))
+      throw InputError(
+          kCommandLine,
+          fmt::format("--algorithm nvls needs NVLink SHARP: cluster.intra_node.kind "
+                      "nvswitch, at least 2 GPUs per node and compute capability "
+                      "9.0 or later; this cluster has {}, {} GPU(s) per node and "
+                      "compute capability {:.1f}; allowed here: ring, tree, "
+                      "halving-doubling, hierarchical, auto",
+                      enum_name(scenario.cluster.intra_node.kind), scenario.cluster.gpus_per_node,
+                      scenario.cluster.gpu.compute_capability / 10.0));
   }
+  if (scenario.sync.algorithm == AllReduceAlgorithm::kNvls && *op != CollectiveOp::kAllReduce)
+    throw InputError(kCommandLine, "--op " + opts.op +
+                                       ": NVLS is modelled for all_reduce only; use --algorithm "
+                                       "ring or auto (NCCL's ring) for " +
+                                       opts.op);
   const double min_bytes = size_option("-b", opts.min_bytes);
   const double max_bytes = size_option("-e", opts.max_bytes);
   if (max_bytes < min_bytes)

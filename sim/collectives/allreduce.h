@@ -74,6 +74,10 @@ std::unique_ptr<AllReduce> make_ring_collective(Transport* transport, Collective
 // tree: NCCL's double binary tree across nodes, a chain inside each node, `channels` as for ring.
 std::unique_ptr<AllReduce> make_tree_allreduce(Transport* transport, int channels,
                                                CollectiveCost cost = {});
+// nvls: NCCL's NVLS (one node) / NVLSTree (several): the NVSwitch reduces in the switch, the
+// tree's flows across nodes (tree_allreduce.cpp). Needs nvls_supported(cluster).
+std::unique_ptr<AllReduce> make_nvls_allreduce(Transport* transport, int channels,
+                                               CollectiveCost cost = {});
 // halving-doubling: Rabenseifner's recursive halving reduce-scatter + doubling all-gather.
 std::unique_ptr<AllReduce> make_halving_doubling_allreduce(Transport* transport);
 // Its halves alone: recursive halving reduce-scatter, recursive doubling all-gather

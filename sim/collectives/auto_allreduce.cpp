@@ -5,10 +5,13 @@
 // latency grows with log2(nodes) instead of p, so it wins for small messages and the ring's
 // smaller bandwidth term wins for large ones. With the NCCL cost model the comparison is NCCL's
 // own over both algorithms and every enabled protocol. The choice depends only on the size, so
-// every rank picks the same algorithm; algorithm_for() reports it per bucket.
+// every rank picks the same algorithm; algorithm_for() reports it per bucket. On NVLink SHARP
+// nodes (nvls_supported) under the NCCL cost model NVLS / NVLSTree is a third candidate, as in
+// NCCL 2.17 and later, unless a forced protocol other than Simple rules it out.
 #include <string>
 
 #include "sim/collectives/allreduce.h"
+#include "sim/cost/nccl_tuning.h"
 
 namespace ddpsim {
 namespace {
@@ -19,30 +22,35 @@ class AutoAllReduce : public AllReduce {
       : nodes_(transport->platform().logical_nodes),
         nccl_(cost.model == LatencyModel::kNccl),
         ring_(make_ring_allreduce(transport, mode, channels, cost)),
-        tree_(make_tree_allreduce(transport, channels, cost)) {}
-
-  void run(int rank, uint64_t tag, double bytes) override {
-    (picks_tree(bytes) ? tree_ : ring_)->run(rank, tag, bytes);
+        tree_(make_tree_allreduce(transport, channels, cost)) {
+    const bool simple =
+        cost.protocol == NcclProtocol::kAuto || cost.protocol == NcclProtocol::kSimple;
+    if (nccl_ && simple && nvls_supported(transport->platform().spec))
+      nvls_ = make_nvls_allreduce(transport, channels, cost);
   }
+
+  void run(int rank, uint64_t tag, double bytes) override { pick(bytes)->run(rank, tag, bytes); }
 
   std::string name() const override { return "auto"; }
   std::string algorithm_for(double bytes) const override {
-    return (picks_tree(bytes) ? tree_ : ring_)->algorithm_for(bytes) + " (auto)";
+    return pick(bytes)->algorithm_for(bytes) + " (auto)";
   }
-  double predicted_time(double bytes) const override {
-    return (picks_tree(bytes) ? tree_ : ring_)->predicted_time(bytes);
-  }
+  double predicted_time(double bytes) const override { return pick(bytes)->predicted_time(bytes); }
 
  private:
-  bool picks_tree(double bytes) const {
-    if (!nccl_ && nodes_ == 1) return false;
-    return tree_->predicted_time(bytes) < ring_->predicted_time(bytes);
+  AllReduce* pick(double bytes) const {
+    AllReduce* best = ring_.get();
+    if (!nccl_ && nodes_ == 1) return best;
+    if (tree_->predicted_time(bytes) < best->predicted_time(bytes)) best = tree_.get();
+    if (nvls_ && nvls_->predicted_time(bytes) < best->predicted_time(bytes)) best = nvls_.get();
+    return best;
   }
 
   int nodes_;
   bool nccl_;
   std::unique_ptr<AllReduce> ring_;
   std::unique_ptr<AllReduce> tree_;
+  std::unique_ptr<AllReduce> nvls_;  // null where NVLS is not a candidate
 };
 
 }  // namespace

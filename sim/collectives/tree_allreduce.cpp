@@ -16,6 +16,15 @@
 // tree latency for the protocol it picks, after waiting out the protocol's bandwidth ceiling
 // (call_cost.h).
 //
+//
+// NVLS (nvls = true; NCCL's NVLS on one node, NVLSTree across nodes): the node's NVSwitch reduces
+// and multicasts, so no chain: in the reduce-scatter each GPU's port carries its whole buffer up
+// (S) and its reduced shard down (S/g), in the all-gather its shard up (S/g) and every shard down
+// (S). The switch is a crossbar of per-GPU ports, so only the bytes per port matter: flows of
+// S (1+1/g) / (g-1) from every GPU to every other GPU of the node load each port exactly so. The
+// network part is the tree's above (each channel's head carries the node's share over its NIC).
+// One node: S (1+1/g) / B_intra + latency; NCCL's cost model then charges NVLS's 23 us and its
+// 5/6 bus-to-algorithm ratio (nccl_tuning.h); alpha: 2 alpha_intra + 2 depth alpha_nic.
 // Resulting closed forms on uncontended links (collective_formulas.h): one node, a chain:
 // 2 S/B_intra + 2 (g-1) alpha (S/B for g = 2); one GPU per node, n >= 4 nodes: 2 S/B + 2 ceil(log2
 // n) alpha. The chunked mode is not modelled for trees (flow mode always).
@@ -42,8 +51,9 @@ struct Flow {
 
 class TreeAllReduce : public AllReduce {
  public:
-  TreeAllReduce(Transport* transport, int channels, CollectiveCost cost)
+  TreeAllReduce(Transport* transport, int channels, CollectiveCost cost, bool nvls)
       : transport_(transport),
+        nvls_(nvls),
         pf_(transport->platform()),
         p_(static_cast<int>(pf_.gpus.size())),
         start_(p_),
@@ -65,10 +75,19 @@ class TreeAllReduce : public AllReduce {
     // Chains: every channel's chain edges point the same way (towards local index - 1 for the
     // reduce, + 1 for the broadcast), so the channels' flows on one GPU pair merge into one.
     std::map<std::pair<int, int>, double> chain;
+    if (nvls && g > 1) {
+      for (int node = 0; node < nodes; ++node)
+        for (int l = 0; l < g; ++l)
+          for (int m = 0; m < g; ++m) {
+            if (l == m) continue;
+            chain[{node * g + l, node * g + m}] = (1 + 1.0 / g) / (g - 1);
+            alpha_intra = std::max(alpha_intra, latency(node * g + l, node * g + m));
+          }
+    }
     for (int c = 0; c < rings; ++c) {
       const int head = c * g / rings;
       for (int node = 0; node < nodes; ++node) {
-        for (int i = 1; i < g; ++i) {
+        for (int i = 1; i < g && !nvls; ++i) {
           const int below = node * g + (head + i) % g, above = node * g + (head + i - 1) % g;
           chain[{below, above}] += 1.0 / rings;  // reduce
           chain[{above, below}] += 1.0 / rings;  // broadcast
@@ -96,9 +115,13 @@ class TreeAllReduce : public AllReduce {
     std::vector<FlowShare> shares;
     for (int r = 0; r < p_; ++r)
       for (const Flow& f : out_[r]) shares.push_back({pf_.gpus[r], pf_.gpus[f.peer], f.share});
-    cost_ = std::make_unique<CallCost>(pf_.logical_spec(), NcclAlgorithm::kTree, rings, cost,
+    const NcclAlgorithm algorithm = !nvls               ? NcclAlgorithm::kTree
+                                    : logical_nodes > 1 ? NcclAlgorithm::kNvlsTree
+                                                        : NcclAlgorithm::kNvls;
+    const int intra_hops = nvls ? (g > 1 ? 1 : 0) : g - 1;
+    cost_ = std::make_unique<CallCost>(pf_.logical_spec(), algorithm, rings, cost,
                                        seconds_per_byte(pf_, shares),
-                                       2.0 * ((g - 1) * alpha_intra + depth * alpha_nic));
+                                       2.0 * (intra_hops * alpha_intra + depth * alpha_nic));
   }
 
   void run(int rank, uint64_t tag, double bytes) override {
@@ -118,8 +141,11 @@ class TreeAllReduce : public AllReduce {
     if (rest > 0) simgrid::s4u::this_actor::sleep_for(rest);
   }
 
-  std::string name() const override { return "tree"; }
-  std::string algorithm_for(double bytes) const override { return cost_->label("tree", bytes); }
+  std::string name() const override { return nvls_ ? "nvls" : "tree"; }
+  std::string algorithm_for(double bytes) const override {
+    const bool across = pf_.logical_nodes > 1;
+    return cost_->label(!nvls_ ? "tree" : across ? "nvls-tree" : "nvls", bytes);
+  }
   double predicted_time(double bytes) const override {
     return p_ > 1 && bytes > 0 ? cost_->predicted(bytes) : 0;
   }
@@ -128,6 +154,7 @@ class TreeAllReduce : public AllReduce {
   double latency(int a, int b) const { return message_latency(pf_, pf_.gpus[a], pf_.gpus[b]); }
 
   Transport* transport_;
+  bool nvls_;
   const ClusterPlatform& pf_;
   int p_;
   std::unique_ptr<CallCost> cost_;
@@ -141,7 +168,12 @@ class TreeAllReduce : public AllReduce {
 
 std::unique_ptr<AllReduce> make_tree_allreduce(Transport* transport, int channels,
                                                CollectiveCost cost) {
-  return std::make_unique<TreeAllReduce>(transport, channels, cost);
+  return std::make_unique<TreeAllReduce>(transport, channels, cost, /*nvls=*/false);
+}
+
+std::unique_ptr<AllReduce> make_nvls_allreduce(Transport* transport, int channels,
+                                               CollectiveCost cost) {
+  return std::make_unique<TreeAllReduce>(transport, channels, cost, /*nvls=*/true);
 }
 
 }  // namespace ddpsim

@@ -83,6 +83,11 @@ int largest_power_of_two_at_most(int p) {
 
 }  // namespace
 
+double nvls_allreduce_time(int g, double bytes, double bandwidth, double alpha) {
+  if (g <= 1) return 0;
+  return bytes * (1 + 1.0 / g) / bandwidth + 2 * alpha;
+}
+
 double halving_doubling_time(int p, double bytes, double bandwidth, double alpha) {
   if (p <= 1) return 0;
   const int q = largest_power_of_two_at_most(p);

@@ -41,6 +41,11 @@ double double_binary_tree_time(int n, double bytes, double bandwidth, double alp
 // + 2 (g-1) alpha.
 double chain_allreduce_time(int g, double bytes, double bandwidth, double alpha);
 
+// NVLS (NVLink SHARP) in one node of g GPUs: the NVSwitch reduces and multicasts, so every GPU's
+// port carries its buffer and its reduced shard up and its shard and the whole result down,
+// S (1+1/g) each way, at once (NCCL pipelines both halves): S (1+1/g) / B + 2 alpha.
+double nvls_allreduce_time(int g, double bytes, double bandwidth, double alpha);
+
 // Recursive halving-doubling (Rabenseifner) for any p >= 1. Power of two:
 //   2(p-1)/p * S/B + 2 log2(p) alpha.
 // Otherwise, with q the largest power of two below p and r = p - q: the first 2r ranks pair up

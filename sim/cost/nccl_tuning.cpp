@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace ddpsim {
 namespace {
@@ -19,6 +20,9 @@ constexpr double kHwLat[3][2][3] = {{{.6, 1.25, 28}, {.6, 1.9, 3.4}},
 // LL bus-bandwidth ceiling, GB/s: [Volta / Ampere / Hopper on one node; Intel / AMD across
 // nodes][1 node, 2 nodes, more].
 constexpr double kLLMaxBw[3][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {87.7, 22.5, 19.0}};
+// NVLS and NVLSTree (Simple only): hwLat[NVLink][NVLS] and hwLat[Net][NVLSTree]; algbw = 5/6 of
+// the bus bandwidth.
+constexpr double kNvlsLat = 23, kNvlsTreeNetLat = 14, kNvlsRatio = 5.0 / 6.0;
 // Trees stray from the model at medium sizes: bandwidth factor per log2(bytes / 64).
 constexpr double kTreeCorrection[3][23] = {
     {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7,  .7,  .7,  .6, .5,
@@ -75,6 +79,12 @@ NcclSetting nccl_setting(const ClusterSpec& c, int channels) {
 double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes,
                     CollectiveOp op) {
   if (s.ranks <= 1) return 0;
+  if (a == NcclAlgorithm::kNvls || a == NcclAlgorithm::kNvlsTree) {
+    // tuning.cc: NVLS's latency is its NVLink hop alone; NVLSTree adds the tree's network hops.
+    const double nvls = kNvlsLat + s.intra_hop / kUs;
+    if (a == NcclAlgorithm::kNvls || s.nodes == 1) return nvls * kUs;
+    return (nvls + 2 * log2i(s.nodes) * (kNvlsTreeNetLat + s.net_hop / kUs)) * kUs;
+  }
   const int ai = static_cast<int>(a), pi = proto_index(p);
   const double intra_hw = kHwLat[static_cast<int>(s.intra)][ai][pi] + s.intra_hop / kUs;
   const double inter = kHwLat[static_cast<int>(NcclHardware::kNet)][ai][pi] + s.net_hop / kUs;
@@ -104,6 +114,11 @@ double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, doubl
 double nccl_algbw(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes,
                   double links_algbw, CollectiveOp op) {
   if (s.ranks <= 1) return links_algbw;
+  if (a == NcclAlgorithm::kNvls || a == NcclAlgorithm::kNvlsTree) {
+    const double ppn = static_cast<double>(s.ranks) / s.nodes;
+    const double bus = s.nodes == 1 ? links_algbw * (1 + 1 / ppn) : links_algbw;
+    return std::min(links_algbw, bus * kNvlsRatio);
+  }
   const int pi = proto_index(p);
   const bool ring = a == NcclAlgorithm::kRing;
   // Bus bandwidth as NCCL counts it (nChannels * bw): the ring moves nsteps/P of the buffer per
@@ -132,6 +147,15 @@ bool nccl_protocol_enabled(const NcclSetting& s, NcclProtocol p) {
   return p != NcclProtocol::kLL128 || s.ll128;
 }
 
+bool nccl_algorithm_runs(NcclAlgorithm a, NcclProtocol p) {
+  return (a != NcclAlgorithm::kNvls && a != NcclAlgorithm::kNvlsTree) || p == NcclProtocol::kSimple;
+}
+
+bool nvls_supported(const ClusterSpec& c) {
+  return c.intra_node.kind == IntraNodeKind::kNvSwitch && c.gpu.compute_capability >= 90 &&
+         c.gpus_per_node >= 2;
+}
+
 NcclChoice nccl_choose(const NcclSetting& s, const std::vector<NcclCandidate>& candidates,
                        NcclProtocol forced, double bytes, CollectiveOp op) {
   NcclChoice best;
@@ -139,6 +163,7 @@ NcclChoice nccl_choose(const NcclSetting& s, const std::vector<NcclCandidate>& c
   for (const NcclCandidate& c : candidates) {
     for (NcclProtocol p : {NcclProtocol::kLL, NcclProtocol::kLL128, NcclProtocol::kSimple}) {
       if (forced != NcclProtocol::kAuto ? p != forced : !nccl_protocol_enabled(s, p)) continue;
+      if (!nccl_algorithm_runs(c.algorithm, p)) continue;
       NcclChoice option;
       option.algorithm = c.algorithm;
       option.protocol = p;
@@ -150,6 +175,8 @@ NcclChoice nccl_choose(const NcclSetting& s, const std::vector<NcclCandidate>& c
       }
     }
   }
+  if (!found)  // the scenario checks refuse NVLS with a forced LL or LL128 before this
+    throw std::invalid_argument("nccl_choose: no candidate runs the forced protocol");
   return best;
 }
 

@@ -24,6 +24,12 @@
 // P/nsteps = P/(P-1), LL's bandwidth /3 instead of /4 on one node, and no plateau factor (an
 // all-reduce correction in ncclTopoGetAlgoTime). `bytes` is the whole buffer S, as NCCL's
 // nBytes (src/include/info.h, ncclInfoSetDerived: "nBytes *= nRanks; // count is per rank").
+// NVLS (NVLink SHARP: the NVSwitch reduces and multicasts; one node) and NVLSTree (NVLS inside
+// each node, a tree across nodes) run Simple only: latency hwLat[NVLink][NVLS] = 23 us (base 0),
+// NVLSTree 23 us + 2 floor(log2 N) (14 us + net hop), and algbw = 5/6 of NCCL's bus bandwidth
+// ("ratio *= 5.0/6.0"). NCCL counts that bus bandwidth as one GPU's NVLink port on one node
+// (ddpsim's flows move S(1+1/g) through each port, so bus = links_algbw (1+1/g)) and as the
+// node's NICs per channel across nodes (the tree's S/C per NIC: bus = links_algbw).
 // NCCL chooses the (algorithm, protocol) of least predicted time; LL128 only where NCCL enables
 // it by default (NVLink inside the node, GPUDirect RDMA across nodes, compute capability 7.0,
 // 8.0 or 9.0). Plain functions, no SimGrid.
@@ -36,7 +42,7 @@
 
 namespace ddpsim {
 
-enum class NcclAlgorithm { kTree = 0, kRing = 1 };
+enum class NcclAlgorithm { kTree = 0, kRing = 1, kNvls = 2, kNvlsTree = 3 };
 enum class NcclHardware { kNvLink = 0, kPci = 1, kNet = 2 };  // NCCL_HW_*
 
 // What ncclTopoTuneModel reads from the topology.
@@ -67,6 +73,12 @@ double nccl_algbw(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double 
                   double links_algbw, CollectiveOp op = CollectiveOp::kAllReduce);
 
 bool nccl_protocol_enabled(const NcclSetting& s, NcclProtocol p);
+// Whether algorithm a runs protocol p at all (NVLS and NVLSTree: Simple only).
+bool nccl_algorithm_runs(NcclAlgorithm a, NcclProtocol p);
+
+// NVLink SHARP needs third-generation NVSwitch: an NVSwitch node of Hopper or later GPUs
+// (compute capability >= 9.0) with at least two GPUs (NCCL's nvlsSupport).
+bool nvls_supported(const ClusterSpec& cluster);
 
 struct NcclChoice {
   NcclAlgorithm algorithm = NcclAlgorithm::kRing;

@@ -84,6 +84,11 @@ SyncCost all_reduce_cost(const Scenario& s, double bucket_bytes) {
                              ? "auto (ring chunked or tree): up to 2(p-1)p messages per bucket"
                              : "auto (ring or tree), flow mode";
       break;
+    case AllReduceAlgorithm::kNvls:
+      cost.messages_per_call = p * (c.gpus_per_node - 1) + tree;
+      cost.sleeps_per_call = p;
+      cost.description = "nvls: one flow per GPU pair of a node and per tree edge per bucket";
+      break;
     case AllReduceAlgorithm::kTree:
       cost.messages_per_call = tree;
       cost.sleeps_per_call = p;

@@ -12,8 +12,8 @@ namespace ddpsim {
 namespace {
 
 const char* kSupported =
-    "symmetric scope supports all-reduce and local SGD with algorithm ring, hierarchical, tree "
-    "or auto in flow mode, and synchronous dedicated parameter servers, FIFO bucket order, "
+    "symmetric scope supports all-reduce and local SGD with algorithm ring, hierarchical, tree, "
+    "nvls or auto in flow mode, and synchronous dedicated parameter servers, FIFO bucket order, "
     "without alpha-beta tables, fixed stragglers or loader stalls, on full leaves (drawn "
     "stragglers fold as the expected slowest of N draws)";
 
@@ -35,7 +35,8 @@ bool drawn_stragglers(const Scenario& s) {
 }
 
 bool uses_tree(AllReduceAlgorithm a) {
-  return a == AllReduceAlgorithm::kTree || a == AllReduceAlgorithm::kAuto;
+  return a == AllReduceAlgorithm::kTree || a == AllReduceAlgorithm::kAuto ||
+         a == AllReduceAlgorithm::kNvls;
 }
 
 }  // namespace
@@ -63,7 +64,7 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
     return "an alpha-beta table times the calls (no links to fold)";
   if (sync.mode == CollectiveMode::kChunked) return "chunked collective mode";
   if (sync.algorithm == AllReduceAlgorithm::kHalvingDoubling)
-    return "halving-doubling is not folded (ring, hierarchical, tree and auto are)";
+    return "halving-doubling is not folded (ring, hierarchical, tree, nvls and auto are)";
   if (sync.sharding.strategy != Sharding::kNone)
     return "sharded data parallelism (sync.sharding) is not folded";
   if (sync.fusion.enabled) return "Horovod fusion (its coordination cost grows with the GPUs)";

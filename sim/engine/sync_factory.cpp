@@ -117,6 +117,8 @@ std::unique_ptr<AllReduce> make_allreduce(const Scenario& s, Transport* transpor
       return make_hierarchical_allreduce(transport);
     case AllReduceAlgorithm::kAuto:
       return make_auto_allreduce(transport, s.sync.mode, s.sync.channels, cost);
+    case AllReduceAlgorithm::kNvls:
+      return make_nvls_allreduce(transport, s.sync.channels, cost);
   }
   throw std::logic_error("unknown all-reduce algorithm");
 }
@@ -161,6 +163,11 @@ std::unique_ptr<AllReduce> make_collective(const Scenario& s, Transport* transpo
       return make_halving_doubling_collective(transport, op);
     case AllReduceAlgorithm::kHierarchical:
       return make_hierarchical_collective(transport, op);
+    case AllReduceAlgorithm::kNvls:
+      // The scenario checks refuse sharding with nvls; `nccl-tests --op` checks its own.
+      throw std::invalid_argument(
+          "make_collective: NVLS is modelled for all-reduce only (reduce-scatter and all-gather "
+          "run NCCL's ring: sync.algorithm ring or auto)");
   }
   throw std::logic_error("unknown all-reduce algorithm");
 }
@@ -231,6 +238,7 @@ std::string sync_notes(const Scenario& s) {
       notes += " (chunked mode, alpha latency)";
     else if (s.sync.algorithm == AllReduceAlgorithm::kRing ||
              s.sync.algorithm == AllReduceAlgorithm::kTree ||
+             s.sync.algorithm == AllReduceAlgorithm::kNvls ||
              s.sync.algorithm == AllReduceAlgorithm::kAuto)
       notes += s.sync.latency_model == LatencyModel::kNccl ? " (flow mode, NCCL latency model)"
                                                            : " (flow mode, alpha latency)";

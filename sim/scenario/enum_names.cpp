@@ -79,7 +79,8 @@ const std::vector<NamedValue<AllReduceAlgorithm>>& enum_table<AllReduceAlgorithm
       {AllReduceAlgorithm::kTree, "tree"},
       {AllReduceAlgorithm::kHalvingDoubling, "halving-doubling"},
       {AllReduceAlgorithm::kHierarchical, "hierarchical"},
-      {AllReduceAlgorithm::kAuto, "auto"}};
+      {AllReduceAlgorithm::kAuto, "auto"},
+      {AllReduceAlgorithm::kNvls, "nvls"}};
   return t;
 }
 

@@ -3,6 +3,7 @@
 // sweep can switch `strategy` without editing the rest.
 #include <cstdlib>
 
+#include "sim/cost/nccl_tuning.h"
 #include "sim/scenario/scenario_sections.h"
 
 namespace ddpsim {
@@ -124,6 +125,32 @@ int gradient_bytes(const YamlValue& value) {
   fail(value, "unknown value '" + dtype + "'; allowed: fp32, fp16, bf16");
 }
 
+// NVLS is a property of the node's switch; ddpsim models it for all-reduce, with Simple.
+void check_nvls(const YamlValue& algorithm, const std::optional<YamlValue>& protocol,
+                const Scenario& scenario) {
+  const ClusterSpec& c = scenario.cluster;
+  const SyncSpec& s = scenario.sync;
+  const char* others = "; allowed: ring, tree, halving-doubling, hierarchical, auto";
+  if (!nvls_supported(c)) {
+    fail(algorithm,
+         std::string("nvls needs NVLink SHARP: cluster.intra_node.kind nvswitch, "
+                     "at least 2 GPUs per node and a GPU of compute capability 9.0 or later "
+                     "(H100, H200, H800, B200, GB200); this cluster has ") +
+             enum_name(c.intra_node.kind) + ", " + std::to_string(c.gpus_per_node) +
+             " GPU(s) per node and compute capability " +
+             std::to_string(c.gpu.compute_capability / 10) + "." +
+             std::to_string(c.gpu.compute_capability % 10) + others);
+  }
+  if (protocol && s.protocol != NcclProtocol::kAuto && s.protocol != NcclProtocol::kSimple)
+    fail(*protocol, std::string("NCCL runs NVLS with the Simple protocol only, not ") +
+                        enum_name(s.protocol) + "; allowed with sync.algorithm nvls: auto, simple");
+  if (s.sharding.strategy != Sharding::kNone)
+    fail(algorithm,
+         std::string("nvls is modelled for all-reduce only, and ") +
+             enum_name(s.sharding.strategy) +
+             " also runs reduce-scatter and all-gather; allowed with sharding: ring, auto");
+}
+
 }  // namespace
 
 void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario) {
@@ -137,7 +164,8 @@ void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario
                            "sharding",       "fsdp"},
                    context);
   if (auto v = sync.get("strategy")) s.strategy = as_enum<SyncStrategy>(*v);
-  if (auto v = sync.get("algorithm")) s.algorithm = as_enum<AllReduceAlgorithm>(*v);
+  std::optional<YamlValue> algorithm = sync.get("algorithm");
+  if (algorithm) s.algorithm = as_enum<AllReduceAlgorithm>(*algorithm);
   if (auto v = sync.get("mode")) s.mode = as_enum<CollectiveMode>(*v);
   if (auto v = sync.get("bucket_cap")) {
     s.bucket_cap = as_quantity(*v, units::Kind::kBytes, Sign::kNonNegative);
@@ -152,7 +180,8 @@ void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario
   if (auto v = sync.get("gradient_dtype")) s.gradient_bytes = gradient_bytes(*v);
   if (auto v = sync.get("channels")) s.channels = static_cast<int>(as_int(*v, 0));
   if (auto v = sync.get("latency_model")) s.latency_model = as_enum<LatencyModel>(*v);
-  if (auto v = sync.get("protocol")) s.protocol = as_enum<NcclProtocol>(*v);
+  std::optional<YamlValue> protocol = sync.get("protocol");
+  if (protocol) s.protocol = as_enum<NcclProtocol>(*protocol);
   std::optional<YamlValue> schedule = sync.get("schedule");
   if (schedule) s.schedule = as_enum<CommSchedule>(*schedule);
   if (auto v = sync.get("partition")) {
@@ -174,6 +203,8 @@ void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario
     s.alpha_beta_table = as_existing_path(*v, *context);
     s.alpha_beta_where = v->where;
   }
+
+  if (s.algorithm == AllReduceAlgorithm::kNvls) check_nvls(*algorithm, protocol, *scenario);
 
   if (s.sharding.strategy != Sharding::kNone) {
     // Sharding replaces how gradients are synchronised; the features below decide that too.
