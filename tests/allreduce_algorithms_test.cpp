@@ -37,6 +37,12 @@ Factory hierarchical() { return make_hierarchical_allreduce; }
 Factory automatic(CollectiveCost cost = {}) {
   return [cost](Transport* t) { return make_auto_allreduce(t, CollectiveMode::kFlow, 0, cost); };
 }
+Factory ring_nccl(CollectiveCost cost) {
+  return [cost](Transport* t) { return make_ring_allreduce(t, CollectiveMode::kFlow, 0, cost); };
+}
+Factory tree_nccl(CollectiveCost cost) {
+  return [cost](Transport* t) { return make_tree_allreduce(t, 0, cost); };
+}
 Factory ring() {
   return [](Transport* t) { return make_ring_allreduce(t, CollectiveMode::kFlow, 0); };
 }
@@ -316,6 +322,25 @@ TEST(AutoAllReduce, PicksTreeForSmallMessagesAcrossNodesAndRingForLarge) {
   }
   EXPECT_EQ(run(c, automatic(), {4096.0}).picked, "tree");
   EXPECT_EQ(run(c, automatic(), {268435456.0}).picked, "ring");
+}
+
+TEST(AutoAllReduce, OnMoreThanTwoNodesRatesTheTreeByTheRingsNetworkBandwidthAsNcclDoes) {
+  // 8 GPUs and 4 NICs per node, NCCL's cost model, 256 MiB. On 2 nodes each NIC carries S/4 each
+  // way in the tree against 2(p-1)/p S/4 in the ring: the flows decide, the tree. On 3 nodes the
+  // tree's flows are still faster on idle links, but NCCL's tuner rates the tree by the network
+  // bandwidth per channel, like the ring (bus bandwidth at most the ring's), and rings.
+  const CollectiveCost nccl{LatencyModel::kNccl, NcclProtocol::kAuto};
+  const ClusterSpec two = make_cluster(2, 8, 4);
+  EXPECT_EQ(run(two, automatic(nccl), {kS}).picked, "tree");
+  const ClusterSpec three = make_cluster(3, 8, 4);
+  const double t_ring = run(three, ring_nccl(nccl), {kS}).last;
+  const double t_tree = run(three, tree_nccl(nccl), {kS}).last;
+  EXPECT_LT(t_tree, t_ring);
+  Outcome o = run(three, automatic(nccl), {kS});
+  EXPECT_EQ(o.picked, "ring");
+  expect_relative(o.last, t_ring);
+  // Small messages are latency-bound: the tree's log2 hops win there on 3 nodes too.
+  EXPECT_EQ(run(three, automatic(nccl), {4096.0}).picked, "tree");
 }
 
 TEST(AutoAllReduce, AlwaysPicksRingInsideOneNode) {

@@ -198,8 +198,9 @@ double busbw_with_nic(const Scenario& scenario, int nodes, double bytes, double 
 // The 2-node row (57.17 GB/s) needs NICs faster than their 12.5 GB/s line rate in a ring (NCCL's
 // tree on 2 nodes, as in nccl-tests#309), and the ring it feeds over-predicts 3 and 4 nodes by
 // far. Fitted on 3 nodes, where NCCL rings, 4 nodes is within 10 %. Fitted as a tree (auto, which
-// picks the tree on 2 nodes) the 2-node row gives a NIC below line rate, but auto also picks the
-// tree on 3 nodes, where the measurement is a ring's, and 4 nodes stays above 10 %.
+// picks the tree on 2 nodes) the 2-node row gives a NIC below line rate; auto rings on 3 and 4
+// nodes as NCCL does: 3 nodes within 10 %, 4 nodes not (the cluster loses 7 % per NIC from 3 to
+// 4 nodes).
 TEST(Extrapolation, P4dnEfaFromThreeNodesPredictsFourAndTwoNodeTreeNeedsNicsAboveLineRate) {
   const auto published = read_busbw_csv("p4dn_efa_issue527.csv");
   ASSERT_EQ(published.size(), 3u);
@@ -224,10 +225,12 @@ TEST(Extrapolation, P4dnEfaFromThreeNodesPredictsFourAndTwoNodeTreeNeedsNicsAbov
   automatic.sync.latency_model = LatencyModel::kNccl;
   const double tree_two = fit_nic_bandwidth(automatic, 2, bytes, published[0].second);
   EXPECT_LT(tree_two, line) << tree_two;
+  const double tree_at_3 = busbw_with_nic(automatic, 3, bytes, tree_two);
   const double tree_at_4 = busbw_with_nic(automatic, 4, bytes, tree_two);
+  EXPECT_LT(std::abs(tree_at_3 / published[1].second - 1), 0.10) << tree_at_3;
   EXPECT_GT(tree_at_4 / published[2].second - 1, 0.10) << tree_at_4;
   std::printf("p4dn, auto: nic from 2 nodes %.2f GB/s -> %.2f at 3, %.2f at 4\n", tree_two / 1e9,
-              busbw_with_nic(automatic, 3, bytes, tree_two), tree_at_4);
+              tree_at_3, tree_at_4);
   std::printf(
       "p4dn: nic from 2 nodes %.2f GB/s -> %.2f at 3, %.2f at 4; from 3 nodes %.2f GB/s "
       "-> %.2f at 4 (measured %.2f, %.2f)\n",

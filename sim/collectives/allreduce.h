@@ -38,6 +38,8 @@ class AllReduce {
   virtual std::string algorithm_for(double /*bytes*/) const { return name(); }
   // The call's time on otherwise idle links (what `auto` compares); 0 when not modelled.
   virtual double predicted_time(double /*bytes*/) const { return 0; }
+  // The algorithm bandwidth (bytes/s) its flows reach on idle links; 0 when not modelled.
+  virtual double links_algbw() const { return 0; }
 };
 using Collective = AllReduce;
 

@@ -8,6 +8,13 @@
 // every rank picks the same algorithm; algorithm_for() reports it per bucket. On NVLink SHARP
 // nodes (nvls_supported) under the NCCL cost model NVLS / NVLSTree is a third candidate, as in
 // NCCL 2.17 and later, unless a forced protocol other than Simple rules it out.
+// On more than two nodes NCCL's tuner rates the tree (and NVLSTree) by the network bandwidth per
+// channel, the ring's (tuning.cc: `bw = nNodes <= 2 ? bwIntra : bwInter`): its bus bandwidth is
+// never above the ring's, so for the choice the tree's flows are capped at the ring's bus
+// bandwidth over 2, algbw_ring (p-1)/p, although the tree's flows may run faster on idle links
+// (1.5 S/B per NIC on 3 nodes against the ring's 2(p-1)/p S/B). The call then runs on the picked
+// algorithm's own flows. On one or two nodes the flows decide, as NCCL's intra-node rating does.
+#include <algorithm>
 #include <string>
 
 #include "sim/collectives/allreduce.h"
@@ -20,7 +27,11 @@ class AutoAllReduce : public AllReduce {
  public:
   AutoAllReduce(Transport* transport, CollectiveMode mode, int channels, CollectiveCost cost)
       : nodes_(transport->platform().logical_nodes),
+        ranks_(transport->platform().logical_spec().total_gpus()),
         nccl_(cost.model == LatencyModel::kNccl),
+        protocol_(cost.protocol),
+        setting_(nccl_setting(transport->platform().logical_spec(),
+                              ring_channel_count(transport->platform().spec, channels))),
         ring_(make_ring_allreduce(transport, mode, channels, cost)),
         tree_(make_tree_allreduce(transport, channels, cost)) {
     const bool simple =
@@ -41,13 +52,34 @@ class AutoAllReduce : public AllReduce {
   AllReduce* pick(double bytes) const {
     AllReduce* best = ring_.get();
     if (!nccl_ && nodes_ == 1) return best;
-    if (tree_->predicted_time(bytes) < best->predicted_time(bytes)) best = tree_.get();
-    if (nvls_ && nvls_->predicted_time(bytes) < best->predicted_time(bytes)) best = nvls_.get();
+    double best_time = ring_->predicted_time(bytes);
+    auto consider = [&](AllReduce* a, NcclAlgorithm algorithm) {
+      if (!a) return;
+      const double t = rated_time(a, algorithm, bytes);
+      if (t < best_time) {
+        best = a;
+        best_time = t;
+      }
+    };
+    consider(tree_.get(), NcclAlgorithm::kTree);
+    consider(nvls_.get(), NcclAlgorithm::kNvlsTree);
     return best;
   }
 
+  // The time the choice compares: the algorithm's own prediction, except that on more than two
+  // nodes NCCL rates trees no faster than the ring's network bandwidth allows (above).
+  double rated_time(AllReduce* a, NcclAlgorithm across_nodes, double bytes) const {
+    if (!nccl_ || nodes_ <= 2) return a->predicted_time(bytes);
+    const double cap = ring_->links_algbw() * (ranks_ - 1.0) / ranks_;
+    const double links = std::min(a->links_algbw(), cap);
+    return nccl_choose(setting_, {{across_nodes, links}}, protocol_, bytes).time(bytes);
+  }
+
   int nodes_;
+  int ranks_;
   bool nccl_;
+  NcclProtocol protocol_;
+  NcclSetting setting_;
   std::unique_ptr<AllReduce> ring_;
   std::unique_ptr<AllReduce> tree_;
   std::unique_ptr<AllReduce> nvls_;  // null where NVLS is not a candidate

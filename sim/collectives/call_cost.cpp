@@ -15,10 +15,12 @@ CallCost::CallCost(const ClusterSpec& spec, NcclAlgorithm algorithm, int channel
       seconds_per_byte_(seconds_per_byte),
       alpha_latency_(alpha_latency) {}
 
+double CallCost::links_algbw() const {
+  return seconds_per_byte_ > 0 ? 1.0 / seconds_per_byte_ : std::numeric_limits<double>::max();
+}
+
 NcclChoice CallCost::choice(double bytes) const {
-  const double links_algbw =
-      seconds_per_byte_ > 0 ? 1.0 / seconds_per_byte_ : std::numeric_limits<double>::max();
-  return nccl_choose(setting_, {{algorithm_, links_algbw}}, cost_.protocol, bytes, op_);
+  return nccl_choose(setting_, {{algorithm_, links_algbw()}}, cost_.protocol, bytes, op_);
 }
 
 double CallCost::after_flows(double bytes, double elapsed) const {

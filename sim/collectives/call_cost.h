@@ -27,6 +27,8 @@ class CallCost {
   double after_flows(double bytes, double elapsed) const;
   // The whole call on idle links.
   double predicted(double bytes) const;
+  // What the flows give per byte of buffer on idle links, as an algorithm bandwidth.
+  double links_algbw() const;
   // "ring" (alpha) or "ring/LL128" (nccl).
   std::string label(const std::string& algorithm, double bytes) const;
 

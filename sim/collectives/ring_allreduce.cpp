@@ -99,6 +99,7 @@ class RingAllReduce : public AllReduce {
   double predicted_time(double bytes) const override {
     return p_ > 1 && bytes > 0 ? cost_->predicted(bytes) : 0;
   }
+  double links_algbw() const override { return p_ > 1 ? cost_->links_algbw() : 0; }
 
  private:
   // Ring c's successor of rank r.

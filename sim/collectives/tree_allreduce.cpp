@@ -149,6 +149,7 @@ class TreeAllReduce : public AllReduce {
   double predicted_time(double bytes) const override {
     return p_ > 1 && bytes > 0 ? cost_->predicted(bytes) : 0;
   }
+  double links_algbw() const override { return p_ > 1 ? cost_->links_algbw() : 0; }
 
  private:
   double latency(int a, int b) const { return message_latency(pf_, pf_.gpus[a], pf_.gpus[b]); }
