@@ -75,16 +75,12 @@ int run() {
       throw InputError(kCommandLine, "--algorithm: unknown algorithm '" + opts.algorithm +
                                          "'; allowed: " + enum_choices<AllReduceAlgorithm>());
     scenario.sync.algorithm = *algorithm;
-    if (*algorithm == AllReduceAlgorithm::kNvls && !nvls_supported(scenario.cluster))
-      throw InputError(
-          kCommandLine,
-          fmt::format("--algorithm nvls needs NVLink SHARP: cluster.intra_node.kind "
-                      "nvswitch, at least 2 GPUs per node and compute capability "
-                      "9.0 or later; this cluster has {}, {} GPU(s) per node and "
-                      "compute capability {:.1f}; allowed here: ring, tree, "
-                      "halving-doubling, hierarchical, auto",
-                      enum_name(scenario.cluster.intra_node.kind), scenario.cluster.gpus_per_node,
-                      scenario.cluster.gpu.compute_capability / 10.0));
+    const std::string unsupported =
+        *algorithm == AllReduceAlgorithm::kNvls ? nvls_unsupported_reason(scenario.cluster) : "";
+    if (!unsupported.empty())
+      throw InputError(kCommandLine, "--algorithm " + unsupported +
+                                         "; allowed here: ring, tree, halving-doubling, "
+                                         "hierarchical, auto");
   }
   if (scenario.sync.algorithm == AllReduceAlgorithm::kNvls && *op != CollectiveOp::kAllReduce)
     throw InputError(kCommandLine, "--op " + opts.op +

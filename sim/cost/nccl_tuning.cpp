@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/scenario/enum_names.h"
+
 namespace ddpsim {
 namespace {
 
@@ -42,6 +44,8 @@ int proto_index(NcclProtocol p) {
   }
 }
 
+bool is_nvls(NcclAlgorithm a) { return a == NcclAlgorithm::kNvls || a == NcclAlgorithm::kNvlsTree; }
+
 int log2i(long long n) {  // NCCL's: floor(log2 n), 0 for n <= 1
   int l = 0;
   while (n >>= 1) ++l;
@@ -79,7 +83,7 @@ NcclSetting nccl_setting(const ClusterSpec& c, int channels) {
 double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes,
                     CollectiveOp op) {
   if (s.ranks <= 1) return 0;
-  if (a == NcclAlgorithm::kNvls || a == NcclAlgorithm::kNvlsTree) {
+  if (is_nvls(a)) {
     // tuning.cc: NVLS's latency is its NVLink hop alone; NVLSTree adds the tree's network hops.
     const double nvls = kNvlsLat + s.intra_hop / kUs;
     if (a == NcclAlgorithm::kNvls || s.nodes == 1) return nvls * kUs;
@@ -114,7 +118,7 @@ double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, doubl
 double nccl_algbw(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes,
                   double links_algbw, CollectiveOp op) {
   if (s.ranks <= 1) return links_algbw;
-  if (a == NcclAlgorithm::kNvls || a == NcclAlgorithm::kNvlsTree) {
+  if (is_nvls(a)) {
     const double ppn = static_cast<double>(s.ranks) / s.nodes;
     const double bus = s.nodes == 1 ? links_algbw * (1 + 1 / ppn) : links_algbw;
     return std::min(links_algbw, bus * kNvlsRatio);
@@ -148,12 +152,24 @@ bool nccl_protocol_enabled(const NcclSetting& s, NcclProtocol p) {
 }
 
 bool nccl_algorithm_runs(NcclAlgorithm a, NcclProtocol p) {
-  return (a != NcclAlgorithm::kNvls && a != NcclAlgorithm::kNvlsTree) || p == NcclProtocol::kSimple;
+  return !is_nvls(a) || p == NcclProtocol::kSimple;
 }
 
 bool nvls_supported(const ClusterSpec& c) {
   return c.intra_node.kind == IntraNodeKind::kNvSwitch && c.gpu.compute_capability >= 90 &&
          c.gpus_per_node >= 2;
+}
+
+std::string nvls_unsupported_reason(const ClusterSpec& c) {
+  if (nvls_supported(c)) return "";
+  const int cc = c.gpu.compute_capability;
+  return std::string(
+             "nvls needs NVLink SHARP: cluster.intra_node.kind nvswitch, at least 2 GPUs "
+             "per node and a GPU of compute capability 9.0 or later (H100, H200, H800, "
+             "B200, GB200); this cluster has ") +
+         enum_name(c.intra_node.kind) + ", " + std::to_string(c.gpus_per_node) +
+         " GPU(s) per node and compute capability " + std::to_string(cc / 10) + "." +
+         std::to_string(cc % 10);
 }
 
 NcclChoice nccl_choose(const NcclSetting& s, const std::vector<NcclCandidate>& candidates,

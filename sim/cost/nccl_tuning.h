@@ -35,6 +35,7 @@
 // 8.0 or 9.0). Plain functions, no SimGrid.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "sim/profile/calibration_profile.h"
@@ -79,6 +80,9 @@ bool nccl_algorithm_runs(NcclAlgorithm a, NcclProtocol p);
 // NVLink SHARP needs third-generation NVSwitch: an NVSwitch node of Hopper or later GPUs
 // (compute capability >= 9.0) with at least two GPUs (NCCL's nvlsSupport).
 bool nvls_supported(const ClusterSpec& cluster);
+// "" where nvls_supported; otherwise what NVLS needs and what this cluster has, for the one
+// message the scenario and the command line give ("nvls needs NVLink SHARP: ...").
+std::string nvls_unsupported_reason(const ClusterSpec& cluster);
 
 struct NcclChoice {
   NcclAlgorithm algorithm = NcclAlgorithm::kRing;

@@ -128,19 +128,10 @@ int gradient_bytes(const YamlValue& value) {
 // NVLS is a property of the node's switch; ddpsim models it for all-reduce, with Simple.
 void check_nvls(const YamlValue& algorithm, const std::optional<YamlValue>& protocol,
                 const Scenario& scenario) {
-  const ClusterSpec& c = scenario.cluster;
   const SyncSpec& s = scenario.sync;
-  const char* others = "; allowed: ring, tree, halving-doubling, hierarchical, auto";
-  if (!nvls_supported(c)) {
-    fail(algorithm,
-         std::string("nvls needs NVLink SHARP: cluster.intra_node.kind nvswitch, "
-                     "at least 2 GPUs per node and a GPU of compute capability 9.0 or later "
-                     "(H100, H200, H800, B200, GB200); this cluster has ") +
-             enum_name(c.intra_node.kind) + ", " + std::to_string(c.gpus_per_node) +
-             " GPU(s) per node and compute capability " +
-             std::to_string(c.gpu.compute_capability / 10) + "." +
-             std::to_string(c.gpu.compute_capability % 10) + others);
-  }
+  const std::string unsupported = nvls_unsupported_reason(scenario.cluster);
+  if (!unsupported.empty())
+    fail(algorithm, unsupported + "; allowed: ring, tree, halving-doubling, hierarchical, auto");
   if (protocol && s.protocol != NcclProtocol::kAuto && s.protocol != NcclProtocol::kSimple)
     fail(*protocol, std::string("NCCL runs NVLS with the Simple protocol only, not ") +
                         enum_name(s.protocol) + "; allowed with sync.algorithm nvls: auto, simple");
