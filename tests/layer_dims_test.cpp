@@ -34,15 +34,17 @@ int64_t out_size(int64_t in, int64_t k, int64_t stride, int64_t pad) {
 void check_conv(const Layer& l) {
   ASSERT_EQ(l.dims.size(), 9u);
   const int64_t c = l.dims[0], h = l.dims[1], w = l.dims[2], k = l.dims[3], kh = l.dims[4],
-                kw = l.dims[5], s = l.dims[6], pad = l.dims[7];
-  EXPECT_EQ(l.dims[8], 1);  // groups
+                kw = l.dims[5], s = l.dims[6], pad = l.dims[7], groups = l.dims[8];
+  ASSERT_GE(groups, 1);
+  EXPECT_EQ(c % groups, 0);
+  EXPECT_EQ(k % groups, 0);
   const int64_t ph = kh == kw ? pad : std::min<int64_t>(pad, (kh - 1) / 2);
   const int64_t pw = kh == kw ? pad : std::min<int64_t>(pad, (kw - 1) / 2);
   const int64_t oh = out_size(h, kh, s, ph), ow = out_size(w, kw, s, pw);
-  EXPECT_DOUBLE_EQ(l.fwd_flops, 2.0 * d(c * kh * kw) * d(k * oh * ow));
+  EXPECT_DOUBLE_EQ(l.fwd_flops, 2.0 * d(c / groups * kh * kw) * d(k * oh * ow));
   EXPECT_DOUBLE_EQ(l.activation_elems, d(k * oh * ow));
   ASSERT_FALSE(l.param_tensors.empty());
-  EXPECT_EQ(l.param_tensors[0], k * c * kh * kw);
+  EXPECT_EQ(l.param_tensors[0], k * (c / groups) * kh * kw);
 }
 
 void check_linear(const Layer& l) {

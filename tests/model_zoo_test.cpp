@@ -88,6 +88,26 @@ TEST(ModelZooParams, ResNetsMatchTorchvision) {
   EXPECT_EQ(build("resnet152").params(), 60'192'808);
 }
 
+TEST(ModelZooParams, ResNeXtsMatchTorchvision) {
+  // Bottleneck(in, planes p, width w = p * width_per_group / 64 * 32), grouped 3x3 conv with 32
+  // groups: in*w + 9w^2/32 + 4pw convs + 2w + 2w + 8p BN; the first block of a stage adds the
+  // downsample in*4p + 8p. Stem 9,536 and fc 2,049,000 as in ResNet.
+  //   resnext50_32x4d  (w = 2p): stages 205,824 + 1,197,056 + 7,022,592 + 14,544,896
+  //     = 22,970,368; total 25,028,904.
+  //   resnext101_32x8d (w = 4p): stages 420,864 + 2,405,376 + 55,160,832 + 28,745,728
+  //     = 86,732,800; total 88,791,336.
+  EXPECT_EQ(build("resnext50-32x4d").params(), 25'028'904);
+  EXPECT_EQ(build("resnext101-32x8d").params(), 88'791'336);
+  EXPECT_EQ(tensor_count(build("resnext50-32x4d")), 161u);  // as resnet50: same layer list
+  EXPECT_EQ(tensor_count(build("resnext101-32x8d")), 314u);
+  // The grouped conv: 32 groups of 4 channels in layer1 of resnext50_32x4d (width 128).
+  const Model resnext50 = build("resnext50-32x4d");
+  const Layer& conv2 = layer(resnext50, "layer1.0.conv2");
+  EXPECT_EQ(conv2.param_tensors, (std::vector<int64_t>{128 * 4 * 3 * 3}));
+  EXPECT_DOUBLE_EQ(conv2.fwd_flops, 2.0 * 4 * 9 * 128 * 56 * 56);
+  EXPECT_EQ(conv2.dims.back(), 32);  // groups, for the harness's cuDNN descriptor
+}
+
 TEST(ModelZooParams, VggAndAlexNetMatchTorchvision) {
   // VGG-16 convs (3x3, bias): 1,792 + 36,928 + 73,856 + 147,584 + 295,168 + 2*590,080
   //   + 1,180,160 + 5*2,359,808 = 14,714,688; classifier 25088*4096+4096 = 102,764,544,
@@ -230,8 +250,9 @@ TEST(ModelZooTensors, EveryLayerIsWellFormedAndUniquelyNamed) {
 TEST(ModelZooTensors, ZooKeysAreUniqueAndSampleUnitsMatchTheDomain) {
   std::set<std::string> keys;
   for (const ZooEntry& e : model_zoo()) EXPECT_TRUE(keys.insert(e.key).second) << e.key;
-  EXPECT_EQ(keys.size(), 21u);  // 17 built by hand, 4 from their config.json
-  for (const char* k : {"resnet50", "vgg16", "alexnet", "inception-v3", "vit-b16"}) {
+  EXPECT_EQ(keys.size(), 23u);  // 19 built by hand, 4 from their config.json
+  for (const char* k :
+       {"resnet50", "resnext101-32x8d", "vgg16", "alexnet", "inception-v3", "vit-b16"}) {
     EXPECT_EQ(build(k).sample_unit, "images") << k;
   }
   for (const char* k :
@@ -263,13 +284,17 @@ TEST(ModelZooFlops, ConvLayersFollowTheOutputShape) {
 TEST(ModelZooFlops, CnnProductsMatchTorchvisionMultiplyAccumulates) {
   // torchvision's published GFLOPS of the weights' metadata are multiply-accumulates (eval mode,
   // no auxiliary classifier): resnet50 4.089, resnet101 7.801, resnet152 11.514, vgg16 15.470,
-  // alexnet 0.714, inception_v3 5.713, vit_b_16 17.564 (which also counts attention matmuls).
+  // alexnet 0.714, inception_v3 5.713, vit_b_16 17.564 (which also counts attention matmuls),
+  // resnext50_32x4d 4.23, resnext101_32x8d 16.41 (4.230 and 16.414 counted with forward hooks
+  // on torchvision 0.14).
   auto near = [](double flops, double gmac, double rel) {
     return std::abs(flops / (2e9 * gmac) - 1) < rel;
   };
   EXPECT_TRUE(near(matmul_flops(build("resnet50")), 4.089, 0.002));
   EXPECT_TRUE(near(matmul_flops(build("resnet101")), 7.801, 0.002));
   EXPECT_TRUE(near(matmul_flops(build("resnet152")), 11.514, 0.002));
+  EXPECT_TRUE(near(matmul_flops(build("resnext50-32x4d")), 4.230, 0.002));
+  EXPECT_TRUE(near(matmul_flops(build("resnext101-32x8d")), 16.414, 0.002));
   EXPECT_TRUE(near(matmul_flops(build("vgg16")), 15.470, 0.002));
   EXPECT_TRUE(near(matmul_flops(build("alexnet")), 0.714, 0.002));
   EXPECT_TRUE(near(matmul_flops(build("inception-v3"), "AuxLogits."), 5.713, 0.002));

@@ -640,15 +640,13 @@ def transformer_dle():
 
 # ---- PyTorch DDP benchmark (pytorch/benchmarks/distributed/ddp)
 def ptddpb():
-    resnext = ("needs ResNeXt in the model zoo (torchvision resnext50_32x4d / resnext101_32x8d: "
-               "grouped 3x3 convolutions)")
     for model, key, base, points, bucket1, pending in [
             ("resnet50", "ResNet50", 0.097, [(1, 0.100), (2, 0.103), (8, 0.104), (16, 0.104)],
              [(8, 0.107), (16, 0.108)], None),
             ("resnet101", "ResNet101", 0.162, [(8, 0.179), (16, 0.179)], [(16, 0.187)], None),
-            ("resnext50-32x4d", "ResNeXt5032x4d", 0.145, [(16, 0.157)], [], resnext),
+            ("resnext50-32x4d", "ResNeXt5032x4d", 0.145, [(16, 0.157)], [], None),
             ("resnext101-32x8d", "ResNeXt10132x8d", 0.415, [(8, 0.447), (16, 0.45)],
-             [(16, 0.455)], resnext)]:
+             [(16, 0.455)], None)]:
         for gpus, measured in points + [(g, m) for g, m in bucket1]:
             is_bucket = (gpus, measured) in bucket1
             case_id = (f"PTDDPB-bucket1MB-{key}-{gpus}" if is_bucket else

@@ -12,6 +12,8 @@ namespace ddpsim::zoo {
 
 // torchvision resnet50 / resnet101 / resnet152 (v1.5: stride on the 3x3 conv), 224x224.
 std::vector<Layer> resnet(int depth);
+// torchvision resnext50_32x4d (50, 32, 4) / resnext101_32x8d (101, 32, 8): grouped 3x3 convs.
+std::vector<Layer> resnext(int depth, int64_t groups, int64_t width_per_group);
 // torchvision vgg16 (no batch norm), 224x224.
 std::vector<Layer> vgg16();
 // torchvision alexnet, 224x224.

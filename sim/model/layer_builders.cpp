@@ -1,6 +1,7 @@
 #include "sim/model/layer_builders.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 namespace ddpsim::zoo {
@@ -35,18 +36,21 @@ Kernel2d square(int k, int stride, int pad) { return Kernel2d{k, k, stride, stri
 Kernel2d rect(int kh, int kw, int ph, int pw) { return Kernel2d{kh, kw, 1, 1, ph, pw}; }
 
 Image conv2d(Layers& out, const std::string& name, Image in, int64_t out_channels, Kernel2d k,
-             bool bias) {
+             bool bias, int64_t groups) {
+  if (groups < 1 || in.c % groups != 0 || out_channels % groups != 0)
+    throw std::invalid_argument(name + ": channels do not divide into groups");
   Image o{out_channels, out_size(in.h, k.kh, k.sh, k.ph), out_size(in.w, k.kw, k.sw, k.pw)};
   Layer& l = append(out, name, LayerKind::kConv);
-  const int64_t weight = out_channels * in.c * k.kh * k.kw;
+  const int64_t in_per_group = in.c / groups;
+  const int64_t weight = out_channels * in_per_group * k.kh * k.kw;
   l.param_tensors =
       bias ? std::vector<int64_t>{weight, out_channels} : std::vector<int64_t>{weight};
   name_weight_bias(l);
-  l.fwd_flops = 2.0 * in.c * k.kh * k.kw * static_cast<double>(o.elems());
+  l.fwd_flops = 2.0 * in_per_group * k.kh * k.kw * static_cast<double>(o.elems());
   l.fwd_bytes = static_cast<double>(in.elems() + o.elems());
   l.activation_elems = static_cast<double>(o.elems());
   // One stride and one pad: the zoo's strides are square; a 1xn kernel's pad is on its long side.
-  l.dims = {in.c, in.h, in.w, out_channels, k.kh, k.kw, k.sh, std::max(k.ph, k.pw), 1};
+  l.dims = {in.c, in.h, in.w, out_channels, k.kh, k.kw, k.sh, std::max(k.ph, k.pw), groups};
   return o;
 }
 

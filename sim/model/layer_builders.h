@@ -55,8 +55,10 @@ Kernel2d square(int k, int stride = 1, int pad = 0);
 Kernel2d rect(int kh, int kw, int ph, int pw);  // stride 1, for Inception's 1xn / nx1 convs
 
 // ---- image layers (torch.nn.Conv2d, BatchNorm2d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d)
+// groups > 1: a grouped convolution (ResNeXt), each output channel reading in.c / groups inputs;
+// in.c and out_channels must both divide by it.
 Image conv2d(Layers& out, const std::string& name, Image in, int64_t out_channels, Kernel2d k,
-             bool bias);
+             bool bias, int64_t groups = 1);
 Image batchnorm2d(Layers& out, const std::string& name, Image in);
 Image maxpool2d(Layers& out, const std::string& name, Image in, Kernel2d k);
 Image avgpool2d(Layers& out, const std::string& name, Image in, Kernel2d k);

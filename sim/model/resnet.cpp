@@ -1,5 +1,7 @@
-// torchvision.models.resnet{50,101,152}: Bottleneck blocks (expansion 4), v1.5 placement of the
-// stride on the 3x3 conv, no conv bias, ReLU(inplace=True) and `out += identity`.
+// torchvision.models.resnet{50,101,152} and resnext{50_32x4d,101_32x8d}: Bottleneck blocks
+// (expansion 4), v1.5 placement of the stride on the 3x3 conv, no conv bias, ReLU(inplace=True)
+// and `out += identity`. ResNeXt is the same network with a grouped 3x3 conv and wider blocks:
+// torchvision's Bottleneck sets width = planes * (width_per_group / 64) * groups.
 #include <array>
 #include <stdexcept>
 #include <string>
@@ -12,12 +14,13 @@ namespace {
 
 constexpr int64_t kExpansion = 4;
 
-Image bottleneck(Layers& L, const std::string& p, Image in, int64_t width, int stride) {
-  const int64_t out_channels = width * kExpansion;
+Image bottleneck(Layers& L, const std::string& p, Image in, int64_t planes, int64_t width,
+                 int64_t groups, int stride) {
+  const int64_t out_channels = planes * kExpansion;
   Image x = conv2d(L, p + "conv1", in, width, square(1), false);
   batchnorm2d(L, p + "bn1", x);
   relu(L, p + "relu1", x.elems(), true);
-  x = conv2d(L, p + "conv2", x, width, square(3, stride, 1), false);
+  x = conv2d(L, p + "conv2", x, width, square(3, stride, 1), false, groups);
   batchnorm2d(L, p + "bn2", x);
   relu(L, p + "relu2", x.elems(), true);
   x = conv2d(L, p + "conv3", x, out_channels, square(1), false);
@@ -40,9 +43,7 @@ std::array<int, 4> blocks_per_stage(int depth) {
   throw std::invalid_argument("resnet depth must be 50, 101 or 152");
 }
 
-}  // namespace
-
-std::vector<Layer> resnet(int depth) {
+std::vector<Layer> bottleneck_network(int depth, int64_t groups, int64_t width_per_group) {
   const std::array<int, 4> blocks = blocks_per_stage(depth);
   Layers L;
   Image x{3, 224, 224};
@@ -50,19 +51,28 @@ std::vector<Layer> resnet(int depth) {
   batchnorm2d(L, "bn1", x);
   relu(L, "relu", x.elems(), true);
   x = maxpool2d(L, "maxpool", x, square(3, 2, 1));
-  const int64_t widths[4] = {64, 128, 256, 512};
+  const int64_t planes[4] = {64, 128, 256, 512};
   for (int stage = 0; stage < 4; ++stage) {
     for (int b = 0; b < blocks[stage]; ++b) {
       const int stride = (stage > 0 && b == 0) ? 2 : 1;
       const std::string prefix =
           "layer" + std::to_string(stage + 1) + "." + std::to_string(b) + ".";
-      x = bottleneck(L, prefix, x, widths[stage], stride);
+      const int64_t width = planes[stage] * width_per_group / 64 * groups;
+      x = bottleneck(L, prefix, x, planes[stage], width, groups, stride);
     }
   }
   x = adaptive_avgpool2d(L, "avgpool", x, 1, 1);
   linear(L, "fc", 1, x.elems(), 1000, true);
   cross_entropy(L, "loss", 1, 1000);
   return L;
+}
+
+}  // namespace
+
+std::vector<Layer> resnet(int depth) { return bottleneck_network(depth, 1, 64); }
+
+std::vector<Layer> resnext(int depth, int64_t groups, int64_t width_per_group) {
+  return bottleneck_network(depth, groups, width_per_group);
 }
 
 }  // namespace ddpsim::zoo
