@@ -290,5 +290,60 @@ TEST(Extrapolation, PolarisSlingshotFromTwoNodesPredictsEightTo540Nodes) {
   }
 }
 
+// Two B200 clusters of Together AI with NCCL_ALGO=Ring, one published size per node count
+// (report tables; b200_together_ring.csv): the NIC bandwidth is fitted on 2 nodes through the
+// simulator and the larger counts predicted. flapping-airplanes keeps its ring bus bandwidth from
+// 2 to 64 nodes (388-390 GB/s), and so does the model, within 10 % at every count; use3a-ss loses
+// 15 % from 2 to 46 nodes, which no link fitted on 2 nodes shows (as nccl-tests #169's RoCE
+// cluster): within 10 % up to 8 nodes, over it at 16 (+10.9 %) and 46 (+13.0 %).
+TEST(Extrapolation, B200RingsFromTwoNodes) {
+  std::istringstream csv(testing::read_text(kDir + "b200_together_ring.csv"));
+  struct Row {
+    std::string cluster;
+    int nodes;
+    double bytes, busbw;
+  };
+  std::vector<Row> rows;
+  for (std::string line; std::getline(csv, line);) {
+    if (line.empty() || line[0] == '#' || line.rfind("cluster,", 0) == 0) continue;
+    std::istringstream fields(line);
+    std::string cluster, nodes, bytes, busbw;
+    std::getline(fields, cluster, ',');
+    std::getline(fields, nodes, ',');
+    std::getline(fields, bytes, ',');
+    std::getline(fields, busbw, ',');
+    rows.push_back({cluster, std::stoi(nodes), std::stod(bytes), std::stod(busbw)});
+  }
+  ASSERT_EQ(rows.size(), 12u);
+  const Scenario scenario = parse_scenario_text(
+      "cluster:\n  nodes: 2\n  gpus_per_node: 8\n  gpu: b200-sxm-180gb\n"
+      "  intra_node: {kind: nvswitch, bandwidth: 900GB/s}\n  pcie: 64GB/s\n"
+      "  nic: {count: 8, bandwidth: 400Gbps}\n"
+      "model: {name: resnet50}\n",
+      "b200.yaml");
+  for (const char* name : {"flapping-airplanes", "use3a-ss"}) {
+    SCOPED_TRACE(name);
+    std::vector<Row> mine;
+    for (const Row& r : rows)
+      if (r.cluster == name) mine.push_back(r);
+    ASSERT_EQ(mine.size(), 6u);
+    ASSERT_EQ(mine[0].nodes, 2);
+    const double nic = fit_nic_bandwidth(scenario, 2, mine[0].bytes, mine[0].busbw);
+    EXPECT_LT(nic, 50e9 * 1.01) << nic;  // at most the 400 Gb/s line rate (within 1 %)
+    for (size_t i = 1; i < mine.size(); ++i) {
+      const Row& r = mine[i];
+      const double predicted = busbw_with_nic(scenario, r.nodes, r.bytes, nic);
+      const double error = predicted / r.busbw - 1;
+      if (std::string(name) == "flapping-airplanes" || r.nodes <= 8) {
+        EXPECT_LT(std::abs(error), 0.10) << r.nodes << " nodes: " << predicted;
+      } else if (r.nodes == 46) {
+        EXPECT_GT(error, 0.10) << r.nodes << " nodes: " << predicted;
+      }
+      std::printf("%s: nic %.2f GB/s from 2 nodes -> %.2f at %d nodes (measured %.2f, %+.1f %%)\n",
+                  name, nic / 1e9, predicted, r.nodes, r.busbw, 100 * error);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ddpsim
