@@ -309,9 +309,9 @@ const std::vector<BadInput>& bad_inputs() {
       {"tab_indentation.yaml", kSimulate, "10:6", "YAML syntax error: illegal map value"},
       {"unclosed_quote.yaml", kSimulate, "10:9",
        "unknown model 'resnet50 '; known models: resnet50, resnet101, resnet152, "
-       "resnext50-32x4d, resnext101-32x8d, vgg16, alexnet, inception-v3, vit-b16, bert-base, bert-large, bert-base-squad, "
-       "bert-large-squad, gpt2, gpt2-medium, gpt2-large, gpt2-xl, transformer-big, llama2-7b, "
-       "llama2-13b, llama3-8b, mistral-7b, mlp"},
+       "resnext50-32x4d, resnext101-32x8d, vgg16, alexnet, inception-v3, vit-b16, bert-base, "
+       "bert-large, bert-base-squad, bert-large-squad, gpt2, gpt2-medium, gpt2-large, gpt2-xl, "
+       "transformer-big, llama2-7b, llama2-13b, llama3-8b, mistral-7b, mlp"},
       {"unit_unknown.yaml", kSimulate, "8:30",
        "cluster.nic.bandwidth: unknown unit 'Gbs' in '100Gbs'; a bandwidth takes one "
        "of: B/s, KB/s, MB/s, GB/s, TB/s, KiB/s, MiB/s, GiB/s, bps, Kbps, Mbps, Gbps, "

@@ -46,6 +46,32 @@ const FittedParameter& parameter(const PlatformFit& fit, const std::string& name
   throw std::runtime_error(name + " not fitted");
 }
 
+// The records of a data file: comma-separated fields, '#' comment lines and the header skipped.
+std::vector<std::vector<std::string>> csv_records(const std::string& name) {
+  std::istringstream csv(testing::read_text(kDir + name));
+  std::vector<std::vector<std::string>> records;
+  bool header = true;
+  for (std::string line; std::getline(csv, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    if (header) {
+      header = false;
+      continue;
+    }
+    std::vector<std::string> fields;
+    std::istringstream in(line);
+    for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
+    records.push_back(fields);
+  }
+  return records;
+}
+
+// Published busbw at one size per node count: the (nodes, busbw) columns of a two-column file.
+std::vector<std::pair<int, double>> read_busbw_csv(const std::string& name) {
+  std::vector<std::pair<int, double>> published;
+  for (const auto& r : csv_records(name)) published.push_back({std::stoi(r[0]), std::stod(r[1])});
+  return published;
+}
+
 TEST(Extrapolation, H100TunedRingOnTwoNodesPredictsEightNodes) {
   const Scenario scenario = load_scenario(kDir + "h100_ib400.yaml");
   const MeasuredSweep two = read_log("h100_ib400_2x8_ring_tuned.log");
@@ -120,13 +146,7 @@ TEST(Extrapolation, A100RoceWhoseBandwidthFallsWithNodesIsNotALinkProperty) {
   // on a non-blocking fabric keeps the 2-node bandwidth at every count: the fall is the fabric's
   // (or the 2-node tree's), which no link parameter fitted on 2 nodes can show. The prediction is
   // the fitted 2-node bandwidth within 1 %; the errors are in docs/calibration.md.
-  std::istringstream csv(testing::read_text(kDir + "a100_roce_issue169.csv"));
-  std::vector<std::pair<int, double>> published;
-  for (std::string line; std::getline(csv, line);) {
-    if (line.empty() || line[0] == '#' || line[0] == 'n') continue;
-    const size_t comma = line.find(',');
-    published.push_back({std::stoi(line.substr(0, comma)), std::stod(line.substr(comma + 1))});
-  }
+  const auto published = read_busbw_csv("a100_roce_issue169.csv");
   ASSERT_EQ(published.size(), 5u);
   const Scenario scenario = parse_scenario_text(
       "cluster:\n  nodes: 2\n  gpus_per_node: 8\n  gpu: a100-sxm-80gb\n"
@@ -150,18 +170,6 @@ TEST(Extrapolation, A100RoceWhoseBandwidthFallsWithNodesIsNotALinkProperty) {
       EXPECT_GT(predicted / busbw - 1, 0.4) << nodes << " nodes";
     }
   }
-}
-
-// Published busbw at one size per node count, as a sweep of that one row.
-std::vector<std::pair<int, double>> read_busbw_csv(const std::string& name) {
-  std::istringstream csv(testing::read_text(kDir + name));
-  std::vector<std::pair<int, double>> published;
-  for (std::string line; std::getline(csv, line);) {
-    if (line.empty() || line[0] == '#' || line[0] == 'n') continue;
-    const size_t comma = line.find(',');
-    published.push_back({std::stoi(line.substr(0, comma)), std::stod(line.substr(comma + 1))});
-  }
-  return published;
 }
 
 // One published size per node count cannot fit a latency (fit_platform needs two sizes): the NIC
@@ -246,22 +254,13 @@ TEST(Extrapolation, P4dnEfaFromThreeNodesPredictsFourAndTwoNodeTreeNeedsNicsAbov
 // sizes. At 1 GiB NCCL's ring latency over 1,024 and 2,160 ranks is about 14 % and 20 % of the
 // predicted time, so these counts test the latency model as much as the link.
 TEST(Extrapolation, PolarisSlingshotFromTwoNodesPredictsEightTo540Nodes) {
-  std::istringstream csv(testing::read_text(kDir + "polaris_nccl221_large.csv"));
   struct Row {
     int nodes;
     double bytes, busbw;
   };
   std::vector<Row> rows;
-  for (std::string line; std::getline(csv, line);) {
-    if (line.empty() || line[0] == '#' || line[0] == 'n') continue;
-    std::istringstream fields(line);
-    std::string nodes, bytes, time, busbw;
-    std::getline(fields, nodes, ',');
-    std::getline(fields, bytes, ',');
-    std::getline(fields, time, ',');
-    std::getline(fields, busbw, ',');
-    rows.push_back({std::stoi(nodes), std::stod(bytes), std::stod(busbw)});
-  }
+  for (const auto& r : csv_records("polaris_nccl221_large.csv"))  // nodes,bytes,time_us,busbw
+    rows.push_back({std::stoi(r[0]), std::stod(r[1]), std::stod(r[3])});
   ASSERT_EQ(rows.size(), 12u);
   const Scenario scenario = parse_scenario_text(
       "cluster:\n  nodes: 2\n  gpus_per_node: 4\n  gpu: a100-sxm-40gb\n"
@@ -297,23 +296,14 @@ TEST(Extrapolation, PolarisSlingshotFromTwoNodesPredictsEightTo540Nodes) {
 // 15 % from 2 to 46 nodes, which no link fitted on 2 nodes shows (as nccl-tests #169's RoCE
 // cluster): within 10 % up to 8 nodes, over it at 16 (+10.9 %) and 46 (+13.0 %).
 TEST(Extrapolation, B200RingsFromTwoNodes) {
-  std::istringstream csv(testing::read_text(kDir + "b200_together_ring.csv"));
   struct Row {
     std::string cluster;
     int nodes;
     double bytes, busbw;
   };
   std::vector<Row> rows;
-  for (std::string line; std::getline(csv, line);) {
-    if (line.empty() || line[0] == '#' || line.rfind("cluster,", 0) == 0) continue;
-    std::istringstream fields(line);
-    std::string cluster, nodes, bytes, busbw;
-    std::getline(fields, cluster, ',');
-    std::getline(fields, nodes, ',');
-    std::getline(fields, bytes, ',');
-    std::getline(fields, busbw, ',');
-    rows.push_back({cluster, std::stoi(nodes), std::stod(bytes), std::stod(busbw)});
-  }
+  for (const auto& r : csv_records("b200_together_ring.csv"))  // cluster,nodes,bytes,busbw
+    rows.push_back({r[0], std::stoi(r[1]), std::stod(r[2]), std::stod(r[3])});
   ASSERT_EQ(rows.size(), 12u);
   const Scenario scenario = parse_scenario_text(
       "cluster:\n  nodes: 2\n  gpus_per_node: 8\n  gpu: b200-sxm-180gb\n"

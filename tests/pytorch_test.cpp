@@ -101,10 +101,14 @@ TEST(PyTorchExport, EveryTorchvisionClassificationModelKeepsItsParameterCount) {
   }
   // At the real input size the FLOPs are the zoo's, built by hand from the same architectures
   // with the same conventions (2 per multiply-accumulate, a few per element elsewhere).
-  const std::pair<const char*, const char*> same[] = {
-      {"resnet50", "resnet50"}, {"resnet101", "resnet101"}, {"resnet152", "resnet152"},
-      {"vgg16", "vgg16"},       {"alexnet", "alexnet"},     {"inception_v3", "inception-v3"},
-      {"resnext50_32x4d", "resnext50-32x4d"}, {"resnext101_32x8d", "resnext101-32x8d"}};
+  const std::pair<const char*, const char*> same[] = {{"resnet50", "resnet50"},
+                                                      {"resnet101", "resnet101"},
+                                                      {"resnet152", "resnet152"},
+                                                      {"vgg16", "vgg16"},
+                                                      {"alexnet", "alexnet"},
+                                                      {"inception_v3", "inception-v3"},
+                                                      {"resnext50_32x4d", "resnext50-32x4d"},
+                                                      {"resnext101_32x8d", "resnext101-32x8d"}};
   for (const auto& [exported, key] : same) {
     if (!expected.contains(exported)) continue;
     const Model m = load_model_file((dir / (std::string(exported) + ".yaml")).string());

@@ -84,9 +84,8 @@ std::vector<Recipe> make_recipes() {
                     [] { return zoo::resnet(152); }));
   r.push_back(fixed("resnext50-32x4d", "ResNeXt-50 32x4d (torchvision resnext50_32x4d), 224x224",
                     "images", [] { return zoo::resnext(50, 32, 4); }));
-  r.push_back(fixed("resnext101-32x8d",
-                    "ResNeXt-101 32x8d (torchvision resnext101_32x8d), 224x224", "images",
-                    [] { return zoo::resnext(101, 32, 8); }));
+  r.push_back(fixed("resnext101-32x8d", "ResNeXt-101 32x8d (torchvision resnext101_32x8d), 224x224",
+                    "images", [] { return zoo::resnext(101, 32, 8); }));
   r.push_back(fixed("vgg16", "VGG-16 (torchvision, no batch norm), 224x224", "images", zoo::vgg16));
   r.push_back(fixed("alexnet", "AlexNet (torchvision), 224x224", "images", zoo::alexnet));
   r.push_back(fixed("inception-v3", "Inception-v3 (torchvision, with aux classifier), 299x299",
