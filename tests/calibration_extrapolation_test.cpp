@@ -30,13 +30,15 @@ double measured_busbw(const MeasuredSweep& m) {
   return s.bytes / s.seconds / 1e9 * bus_bandwidth_factor(CollectiveOp::kAllReduce, m.gpus);
 }
 
-// The simulated bus bandwidth at 8 GiB of the fitted cluster on `nodes` nodes.
-double predicted_busbw(const Scenario& scenario, const PlatformFit& fit, int nodes) {
+// The simulated bus bandwidth at `bytes` (8 GiB unless given) of the fitted cluster on `nodes`
+// nodes.
+double predicted_busbw(const Scenario& scenario, const PlatformFit& fit, int nodes,
+                       double bytes = kLargest) {
   Scenario s = scenario;
   s.cluster = fit.cluster;
   s.cluster.nodes = nodes;
-  const auto t = simulate_collective_sweep(s, CollectiveOp::kAllReduce, {kLargest});
-  return kLargest / t[0].seconds / 1e9 *
+  const auto t = simulate_collective_sweep(s, CollectiveOp::kAllReduce, {bytes});
+  return bytes / t[0].seconds / 1e9 *
          bus_bandwidth_factor(CollectiveOp::kAllReduce, s.cluster.total_gpus());
 }
 
@@ -277,12 +279,7 @@ TEST(Extrapolation, PolarisSlingshotFromTwoNodesPredictsEightTo540Nodes) {
   EXPECT_LT(nic.value, 25e9);  // below Slingshot 11's 200 Gb/s
   for (const Row& r : rows) {
     if (r.bytes != 1073741824.0) continue;
-    Scenario s = scenario;
-    s.cluster = fit.cluster;
-    s.cluster.nodes = r.nodes;
-    const auto t = simulate_collective_sweep(s, CollectiveOp::kAllReduce, {r.bytes});
-    const double predicted = r.bytes / t[0].seconds / 1e9 *
-                             bus_bandwidth_factor(CollectiveOp::kAllReduce, s.cluster.total_gpus());
+    const double predicted = predicted_busbw(scenario, fit, r.nodes, r.bytes);
     EXPECT_LT(std::abs(predicted / r.busbw - 1), 0.10) << r.nodes << " nodes: " << predicted;
     std::printf("polaris: nic %.2f GB/s from 2 nodes -> %.2f GB/s at %d nodes (measured %.2f)\n",
                 nic.value / 1e9, predicted, r.nodes, r.busbw);

@@ -77,10 +77,7 @@ int run() {
     scenario.sync.algorithm = *algorithm;
     const std::string unsupported =
         *algorithm == AllReduceAlgorithm::kNvls ? nvls_unsupported_reason(scenario.cluster) : "";
-    if (!unsupported.empty())
-      throw InputError(kCommandLine, "--algorithm " + unsupported +
-                                         "; allowed here: ring, tree, halving-doubling, "
-                                         "hierarchical, auto");
+    if (!unsupported.empty()) throw InputError(kCommandLine, "--algorithm " + unsupported);
   }
   if (scenario.sync.algorithm == AllReduceAlgorithm::kNvls && *op != CollectiveOp::kAllReduce)
     throw InputError(kCommandLine, "--op " + opts.op +

@@ -80,8 +80,9 @@ bool nccl_algorithm_runs(NcclAlgorithm a, NcclProtocol p);
 // NVLink SHARP needs third-generation NVSwitch: an NVSwitch node of Hopper or later GPUs
 // (compute capability >= 9.0) with at least two GPUs (NCCL's nvlsSupport).
 bool nvls_supported(const ClusterSpec& cluster);
-// "" where nvls_supported; otherwise what NVLS needs and what this cluster has, for the one
-// message the scenario and the command line give ("nvls needs NVLink SHARP: ...").
+// "" where nvls_supported; otherwise what NVLS needs, what this cluster has and the algorithms
+// allowed instead, for the one message the scenario and the command line give ("nvls needs
+// NVLink SHARP: ...; allowed: ring, tree, ...").
 std::string nvls_unsupported_reason(const ClusterSpec& cluster);
 
 struct NcclChoice {

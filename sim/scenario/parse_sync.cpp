@@ -130,8 +130,7 @@ void check_nvls(const YamlValue& algorithm, const std::optional<YamlValue>& prot
                 const Scenario& scenario) {
   const SyncSpec& s = scenario.sync;
   const std::string unsupported = nvls_unsupported_reason(scenario.cluster);
-  if (!unsupported.empty())
-    fail(algorithm, unsupported + "; allowed: ring, tree, halving-doubling, hierarchical, auto");
+  if (!unsupported.empty()) fail(algorithm, unsupported);
   if (protocol && s.protocol != NcclProtocol::kAuto && s.protocol != NcclProtocol::kSimple)
     fail(*protocol, std::string("NCCL runs NVLS with the Simple protocol only, not ") +
                         enum_name(s.protocol) + "; allowed with sync.algorithm nvls: auto, simple");
