@@ -108,6 +108,9 @@ PlatformCalibration load_platform_calibration(const std::string& path) {
 
 std::string platform_calibration_to_yaml(const PlatformCalibration& c) {
   YAML::Emitter out;
+  // yaml-cpp writes DEL (0x7f) raw, which YAML does not allow and our reader refuses; escaping
+  // everything above 0x7e keeps names taken from logs (a GPU name, a path) readable back.
+  out.SetOutputCharset(YAML::EscapeNonAscii);
   out << YAML::Comment(
       "ddpsim platform calibration (ddpsim calibrate --fit-platform): link parameters fitted\n"
       "through the simulator so that the simulated nccl-tests sweep matches the measured logs.\n"

@@ -632,6 +632,9 @@ CalibrationProfile load_profile(const std::string& path) {
 
 std::string profile_to_yaml(const CalibrationProfile& p) {
   YAML::Emitter out;
+  // yaml-cpp writes DEL (0x7f) raw, which YAML does not allow and our reader refuses; escaping
+  // everything above 0x7e keeps names taken from logs (a GPU name, a path) readable back.
+  out.SetOutputCharset(YAML::EscapeNonAscii);
   out << YAML::Comment(
       "ddpsim calibration profile: SI units (seconds, bytes, bytes/s, FLOP/s).\n"
       "Format: scenarios/profiles/README.md");
