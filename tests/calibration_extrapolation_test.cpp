@@ -48,23 +48,8 @@ const FittedParameter& parameter(const PlatformFit& fit, const std::string& name
   throw std::runtime_error(name + " not fitted");
 }
 
-// The records of a data file: comma-separated fields, '#' comment lines and the header skipped.
 std::vector<std::vector<std::string>> csv_records(const std::string& name) {
-  std::istringstream csv(testing::read_text(kDir + name));
-  std::vector<std::vector<std::string>> records;
-  bool header = true;
-  for (std::string line; std::getline(csv, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    if (header) {
-      header = false;
-      continue;
-    }
-    std::vector<std::string> fields;
-    std::istringstream in(line);
-    for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
-    records.push_back(fields);
-  }
-  return records;
+  return testing::csv_records(kDir + name);
 }
 
 // Published busbw at one size per node count: the (nodes, busbw) columns of a two-column file.

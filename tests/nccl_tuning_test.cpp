@@ -283,9 +283,10 @@ TEST(NcclNvls, BandwidthIsFiveSixthsOfTheBusSimpleOnly) {
   one.ranks = 8;
   one.compute_capability = 90;
   const double links = 300e9;
-  // One node: the bus is a port, which carries 9/8 of the buffer: 5/6 * 9/8 = 15/16 of links.
+  // One node: the ports carry 9/8 of the buffer (in links_algbw already), moved at 5/6 of
+  // their rate.
   EXPECT_NEAR(nccl_algbw(one, NcclAlgorithm::kNvls, NcclProtocol::kSimple, 1e9, links),
-              links * 15 / 16, 1e-3);
+              links * 5 / 6, 1e-3);
   NcclSetting two = one;
   two.ranks = 16;
   two.nodes = 2;
@@ -301,7 +302,7 @@ TEST(NcclNvls, BandwidthIsFiveSixthsOfTheBusSimpleOnly) {
   EXPECT_THROW(nccl_choose(one, {{NcclAlgorithm::kNvls, links}}, NcclProtocol::kLL, 1e9),
                std::invalid_argument);
   // Ports of B: the ring's flows reach B g / 2(g-1), NVLS's B g / (g+1); at 1 GB NCCL's choice
-  // is NVLS (15/16 of 8/9 B against 8/14 B).
+  // is NVLS (5/6 of 8/9 B against 8/14 B).
   const double port = 300e9;
   EXPECT_EQ(nccl_choose(
                 one, {{NcclAlgorithm::kRing, port * 8 / 14}, {NcclAlgorithm::kNvls, port * 8 / 9}},
@@ -326,6 +327,11 @@ TEST(NcclNvls, SupportedOnHopperNvSwitchNodesOnly) {
   c.intra_node.kind = IntraNodeKind::kNvSwitch;
   c.gpus_per_node = 1;
   EXPECT_FALSE(nvls_supported(c));
+  // ncclNvlsInit (v2.18-v2.21) leaves NVLS off for gpuCount <= 2: two GPUs ring.
+  c.gpus_per_node = 2;
+  EXPECT_FALSE(nvls_supported(c));
+  c.gpus_per_node = 3;
+  EXPECT_TRUE(nvls_supported(c));
 }
 
 }  // namespace

@@ -28,6 +28,25 @@ inline std::string read_text(const fs::path& path) {
   return text.str();
 }
 
+// The records of a data file: comma-separated fields, '#' comment lines and the header skipped.
+inline std::vector<std::vector<std::string>> csv_records(const fs::path& path) {
+  std::istringstream csv(read_text(path));
+  std::vector<std::vector<std::string>> records;
+  bool header = true;
+  for (std::string line; std::getline(csv, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    if (header) {
+      header = false;
+      continue;
+    }
+    std::vector<std::string> fields;
+    std::istringstream in(line);
+    for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
+    records.push_back(fields);
+  }
+  return records;
+}
+
 // <temp>/<prefix>-<pid>, removed at the end of the run when every test passed (kept for a look
 // otherwise). Declare one at namespace scope: it registers its clean-up before main runs.
 class ScratchFolder {

@@ -24,7 +24,7 @@
 // S (1+1/g) / (g-1) from every GPU to every other GPU of the node load each port exactly so. The
 // network part is the tree's above (each channel's head carries the node's share over its NIC).
 // One node: S (1+1/g) / B_intra + latency; NCCL's cost model then charges NVLS's 23 us and its
-// 5/6 bus-to-algorithm ratio (nccl_tuning.h); alpha: 2 alpha_intra + 2 depth alpha_nic.
+// 5/6 of the ports' rate (nccl_tuning.h); alpha: 2 alpha_intra + 2 depth alpha_nic.
 // Resulting closed forms on uncontended links (collective_formulas.h): one node, a chain:
 // 2 S/B_intra + 2 (g-1) alpha (S/B for g = 2); one GPU per node, n >= 4 nodes: 2 S/B + 2 ceil(log2
 // n) alpha. The chunked mode is not modelled for trees (flow mode always).

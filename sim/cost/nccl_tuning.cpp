@@ -23,7 +23,7 @@ constexpr double kHwLat[3][2][3] = {{{.6, 1.25, 28}, {.6, 1.9, 3.4}},
 // nodes][1 node, 2 nodes, more].
 constexpr double kLLMaxBw[3][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {87.7, 22.5, 19.0}};
 // NVLS and NVLSTree (Simple only): hwLat[NVLink][NVLS] and hwLat[Net][NVLSTree]; algbw = 5/6 of
-// the bus bandwidth.
+// the links' rate.
 constexpr double kNvlsLat = 23, kNvlsTreeNetLat = 14, kNvlsRatio = 5.0 / 6.0;
 // Trees stray from the model at medium sizes: bandwidth factor per log2(bytes / 64).
 constexpr double kTreeCorrection[3][23] = {
@@ -118,11 +118,9 @@ double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, doubl
 double nccl_algbw(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes,
                   double links_algbw, CollectiveOp op) {
   if (s.ranks <= 1) return links_algbw;
-  if (is_nvls(a)) {
-    const double ppn = static_cast<double>(s.ranks) / s.nodes;
-    const double bus = s.nodes == 1 ? links_algbw * (1 + 1 / ppn) : links_algbw;
-    return std::min(links_algbw, bus * kNvlsRatio);
-  }
+  // NVLS moves what its flows carry (S (1+1/g) per port on one node, the tree's S/C per NIC
+  // across nodes) at 5/6 of the links' rate (nccl_tuning.h).
+  if (is_nvls(a)) return links_algbw * kNvlsRatio;
   const int pi = proto_index(p);
   const bool ring = a == NcclAlgorithm::kRing;
   // Bus bandwidth as NCCL counts it (nChannels * bw): the ring moves nsteps/P of the buffer per
@@ -157,7 +155,7 @@ bool nccl_algorithm_runs(NcclAlgorithm a, NcclProtocol p) {
 
 bool nvls_supported(const ClusterSpec& c) {
   return c.intra_node.kind == IntraNodeKind::kNvSwitch && c.gpu.compute_capability >= 90 &&
-         c.gpus_per_node >= 2;
+         c.gpus_per_node > 2;
 }
 
 std::string nvls_unsupported_reason(const ClusterSpec& c) {
@@ -169,8 +167,9 @@ std::string nvls_unsupported_reason(const ClusterSpec& c) {
     others += (others.empty() ? "" : ", ") + std::string(entry.name);
   }
   return std::string(
-             "nvls needs NVLink SHARP: cluster.intra_node.kind nvswitch, at least 2 GPUs "
-             "per node and a GPU of compute capability 9.0 or later (H100, H200, H800, "
+             "nvls needs NVLink SHARP: cluster.intra_node.kind nvswitch, at least 3 GPUs "
+             "per node (NCCL enables NVLS above 2) and a GPU of compute capability 9.0 or later "
+             "(H100, H200, H800, "
              "B200, GB200); this cluster has ") +
          enum_name(c.intra_node.kind) + ", " + std::to_string(c.gpus_per_node) +
          " GPU(s) per node and compute capability " + std::to_string(cc / 10) + "." +

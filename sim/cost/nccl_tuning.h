@@ -26,10 +26,13 @@
 // nBytes (src/include/info.h, ncclInfoSetDerived: "nBytes *= nRanks; // count is per rank").
 // NVLS (NVLink SHARP: the NVSwitch reduces and multicasts; one node) and NVLSTree (NVLS inside
 // each node, a tree across nodes) run Simple only: latency hwLat[NVLink][NVLS] = 23 us (base 0),
-// NVLSTree 23 us + 2 floor(log2 N) (14 us + net hop), and algbw = 5/6 of NCCL's bus bandwidth
-// ("ratio *= 5.0/6.0"). NCCL counts that bus bandwidth as one GPU's NVLink port on one node
-// (ddpsim's flows move S(1+1/g) through each port, so bus = links_algbw (1+1/g)) and as the
-// node's NICs per channel across nodes (the tree's S/C per NIC: bus = links_algbw).
+// NVLSTree 23 us + 2 floor(log2 N) (14 us + net hop), and algbw = 5/6 of what the links give
+// ("ratio *= 5.0/6.0"). On one node every port carries S(1+1/g) each way (tree_allreduce.cpp)
+// and NCCL moves it at 5/6 of the port's rate: with the 370 GB/s NCCL reaches per H100 port
+// (sjeaugey, NVIDIA/nccl-tests#212) 370 x 8/9 x 5/6 = 274 GB/s on 8 GPUs, NCCL's own "algbw
+// ~275GB/s" (busbw ~480), and 257, 264, 270, 274 GB/s on 5 to 8 GPUs against 258, 265, 270,
+// 273 measured (NVIDIA/nccl#1455). Across nodes the links are the tree's S/C per NIC. NCCL
+// enables NVLS only with more than 2 GPUs in the node (ncclNvlsInit: `gpuCount <= 2`).
 // NCCL chooses the (algorithm, protocol) of least predicted time; LL128 only where NCCL enables
 // it by default (NVLink inside the node, GPUDirect RDMA across nodes, compute capability 7.0,
 // 8.0 or 9.0). Plain functions, no SimGrid.
@@ -78,7 +81,8 @@ bool nccl_protocol_enabled(const NcclSetting& s, NcclProtocol p);
 bool nccl_algorithm_runs(NcclAlgorithm a, NcclProtocol p);
 
 // NVLink SHARP needs third-generation NVSwitch: an NVSwitch node of Hopper or later GPUs
-// (compute capability >= 9.0) with at least two GPUs (NCCL's nvlsSupport).
+// (compute capability >= 9.0) with more than two GPUs (NCCL's nvlsSupport; ncclNvlsInit returns
+// without NVLS for gpuCount <= 2 in v2.18 to v2.21).
 bool nvls_supported(const ClusterSpec& cluster);
 // "" where nvls_supported; otherwise what NVLS needs, what this cluster has and the algorithms
 // allowed instead, for the one message the scenario and the command line give ("nvls needs
