@@ -110,8 +110,8 @@ const std::vector<BadInput>& bad_inputs() {
       {"nvls_without_sharp.yaml", kSimulate, "11:14",
        "sync.algorithm: nvls needs NVLink SHARP: cluster.intra_node.kind nvswitch, at least 3 "
        "GPUs per node (NCCL enables NVLS above 2) and a GPU of compute capability 9.0 or later "
-       "(H100, H200, H800, B200, "
-       "GB200); this cluster has nvswitch, 8 GPU(s) per node and compute capability 8.0; "
+       "(H100, H200, H800, B200, GB200); this cluster has nvswitch, 8 GPU(s) per node and compute "
+       "capability 8.0; "
        "allowed: ring, tree, halving-doubling, hierarchical, auto"},
       {"nvls_with_ll.yaml", kSimulate, "12:13",
        "sync.protocol: NCCL runs NVLS with the Simple protocol only, not ll; allowed with "

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/calibration/collective_sweep_sim.h"
+#include "sim/cost/collective_formulas.h"
 #include "sim/profile/nccl_tests_import.h"
 #include "sim/scenario/scenario_loader.h"
 #include "tests/test_process.h"
@@ -43,7 +44,9 @@ double simulated_algbw(int gpus, const std::string& algorithm) {
   const Scenario s =
       parse_scenario_text("cluster:\n  nodes: 1\n  gpus_per_node: " + std::to_string(gpus) +
                               "\n  gpu: h100-sxm-80gb\n"
-                              "  intra_node: {kind: nvswitch, bandwidth: 367.5GB/s, latency: 0us}\n"
+                              "  intra_node: {kind: nvswitch, bandwidth: " +
+                              std::to_string(kPort / 1e9) +
+                              "GB/s, latency: 0us}\n"
                               "  pcie: 64GB/s\n"
                               "model: {name: resnet50}\n"
                               "sync: {algorithm: " +
@@ -71,10 +74,9 @@ TEST(NvlsMeasured, NvlsFromFourToEightGpusFollowsFiveSixthsOfThePortsLoad) {
   for (const Row& r : rows()) {
     if (r.algorithm != "nvls" || r.gpus < 4) continue;
     SCOPED_TRACE(r.gpus);
-    const double g = r.gpus;
     const double algbw = simulated_algbw(r.gpus, "nvls");
-    // The closed form: S (1+1/g) at 5/6 of the port rate, plus NVLS's 23 us.
-    const double seconds = kBytes * (1 + 1 / g) / (5.0 / 6 * kPort) + 23e-6;
+    // The closed form: the ports' S (1+1/g) at 5/6 of their rate, plus NVLS's 23 us.
+    const double seconds = nvls_allreduce_time(r.gpus, kBytes, 5.0 / 6 * kPort, 0) + 23e-6;
     EXPECT_NEAR(algbw, kBytes / seconds / 1e9, 1e-6 * algbw);
     const double busbw = algbw * bus_bandwidth_factor(CollectiveOp::kAllReduce, r.gpus);
     if (r.algbw > 0) {

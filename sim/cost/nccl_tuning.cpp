@@ -161,19 +161,14 @@ bool nvls_supported(const ClusterSpec& c) {
 std::string nvls_unsupported_reason(const ClusterSpec& c) {
   if (nvls_supported(c)) return "";
   const int cc = c.gpu.compute_capability;
-  std::string others;  // every all-reduce algorithm but nvls, in the scenario's order
-  for (const auto& entry : enum_table<AllReduceAlgorithm>()) {
-    if (entry.value == AllReduceAlgorithm::kNvls) continue;
-    others += (others.empty() ? "" : ", ") + std::string(entry.name);
-  }
   return std::string(
              "nvls needs NVLink SHARP: cluster.intra_node.kind nvswitch, at least 3 GPUs "
              "per node (NCCL enables NVLS above 2) and a GPU of compute capability 9.0 or later "
-             "(H100, H200, H800, "
-             "B200, GB200); this cluster has ") +
+             "(H100, H200, H800, B200, GB200); this cluster has ") +
          enum_name(c.intra_node.kind) + ", " + std::to_string(c.gpus_per_node) +
          " GPU(s) per node and compute capability " + std::to_string(cc / 10) + "." +
-         std::to_string(cc % 10) + "; allowed: " + others;
+         std::to_string(cc % 10) +
+         "; allowed: " + enum_choices<AllReduceAlgorithm>(AllReduceAlgorithm::kNvls);
 }
 
 NcclChoice nccl_choose(const NcclSetting& s, const std::vector<NcclCandidate>& candidates,

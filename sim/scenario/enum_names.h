@@ -37,11 +37,13 @@ std::optional<E> enum_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-// "fp32, tf32, fp16, bf16": the allowed values, for error messages and docs.
+// "fp32, tf32, fp16, bf16": the allowed values, for error messages and docs; `except` leaves one
+// out (the value a message is refusing).
 template <class E>
-std::string enum_choices() {
+std::string enum_choices(std::optional<E> except = std::nullopt) {
   std::string out;
   for (const auto& entry : enum_table<E>()) {
+    if (except && entry.value == *except) continue;
     if (!out.empty()) out += ", ";
     out += entry.name;
   }
