@@ -248,6 +248,83 @@ void expect_predicted_step(const std::string& name) {
 TEST(PyTorchTime, ProfilePredictsAMeasuredResNet18Step) { expect_predicted_step("resnet18"); }
 TEST(PyTorchTime, ProfilePredictsAMeasuredTransformerStep) { expect_predicted_step("gpt-tiny"); }
 
+// The framework choices and the check (calibrate/pytorch/framework_step.py): with channels_last,
+// cudnn.benchmark and two rotated input batches, --time writes a profile the simulator loads,
+// whose layers and optimizer add up to the check's predicted step; on a CPU the layer times are
+// scaled to the plain step less its optimizer, so the check's gap is zero and ddpsim's
+// single-GPU step is that plain step (the GPU path keeps the marks as measured: its profiles
+// under scenarios/profiles/h100-torch/ are checked by measured_profiles_test).
+TEST(PyTorchTime, FrameworkChoicesWriteAProfileThatAddsUpToTheCheckedStep) {
+  REQUIRE_TORCH();
+  const fs::path dir = kScratch.fresh("framework-choices");
+  const testing::Exited r = testing::run_program(
+      {python_interpreter(), kSource + "/calibrate/pytorch/ddpsim_torch.py", "export",
+       "torchvision.models:resnet18", "--input", "3x32x32", "--batch", "2", "--time",
+       "--repeats", "3", "--warmup", "1", "--channels-last", "--cudnn-benchmark",
+       "--rotate-inputs", "2", "--check-json", (dir / "check.json").string(), "-o",
+       (dir / "model.yaml").string()},
+      kScratch);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json check = json_file(dir / "check.json");
+  EXPECT_EQ(check["choices"], "channels_last, cudnn.benchmark; 2 input batches rotated");
+  const double fwd = check["layers_forward"], bwd = check["layers_backward"];
+  const double optimizer = check["optimizer"], predicted = check["predicted_step"];
+  const double plain = check["plain_step"]["median"];
+  EXPECT_EQ(check["plain_step"]["repeats"], 20);  // at least 20 plain steps
+  EXPECT_NEAR(predicted, fwd + bwd + optimizer, 1e-12 * predicted);
+  EXPECT_NEAR(predicted, plain, 1e-9 * plain);  // scaled on a CPU
+  EXPECT_NEAR(check["gap"].get<double>(), 0.0, 1e-9);
+  EXPECT_FALSE(check.contains("before_marks"));  // the head start is a GPU measurement
+
+  const CalibrationProfile p = load_profile((dir / "model.profile.yaml").string());
+  const Model model = load_model_file((dir / "model.yaml").string());
+  ASSERT_EQ(p.runs.size(), 1u);
+  ASSERT_EQ(p.runs[0].layers.size(), model.layers.size());
+  double layers = 0;
+  for (const LayerTiming& t : p.runs[0].layers) {
+    EXPECT_EQ(t.fwd.repeats, 3) << t.name;
+    layers += t.fwd.median + t.bwd.median;
+  }
+  EXPECT_NEAR(layers, fwd + bwd, 1e-9 * layers);
+  ASSERT_EQ(p.notes.size(), 3u);  // the timing, the choices, the check
+  EXPECT_NE(p.notes[1].find("framework choices: channels_last, cudnn.benchmark"),
+            std::string::npos)
+      << p.notes[1];
+
+  std::ofstream(dir / "scenario.yaml")
+      << "cluster: {nodes: 1, gpus_per_node: 1, gpu: a100-sxm-80gb, intra_node: {kind: "
+         "nvswitch, bandwidth: 300GB/s, latency: 1us}, pcie: 32GB/s}\n"
+      << "model: {file: model.yaml}\n"
+      << "training: {batch_per_gpu: 2, precision: fp32, optimizer: momentum, iterations: 3, "
+         "warmup: 1}\n"
+      << "compute: {mode: profile, profile: model.profile.yaml}\n";
+  const testing::Exited sim = ddpsim({"simulate", (dir / "scenario.yaml").string(), "-o",
+                                      (dir / "out").string(), "--no-baseline"});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const double step = json_file(dir / "out" / "results.json")["result"]["iteration_time_s"];
+  EXPECT_NEAR(step / predicted, 1.0, 0.01) << step << " s simulated, " << predicted << " s";
+}
+
+TEST(PyTorchTime, FrameworkChoiceMistakesExitTwo) {
+  REQUIRE_TORCH();
+  const std::string out = (kScratch.fresh("choice-mistakes") / "m.yaml").string();
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--time", "--rotate-inputs", "0"}, "error: --rotate-inputs must be >= 1, got 0\n"},
+      {{"--time", "--fused-optimizer"}, "error: --fused-optimizer needs --device cuda\n"},
+      {{"--channels-last"}, "error: --channels-last applies to --time only\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    std::vector<std::string> argv = {python_interpreter(),
+                                     kSource + "/calibrate/pytorch/ddpsim_torch.py", "export",
+                                     "torchvision.models:resnet18", "--input", "3x8x8"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.insert(argv.end(), {"-o", out});
+    const testing::Exited r = testing::run_program(argv, kScratch);
+    EXPECT_EQ(r.exit_code, 2) << args[1];
+    EXPECT_EQ(r.err, message);
+  }
+}
+
 // ---------------------------------------------------------------- an imported trace
 
 TEST(PyTorchTrace, ImportedLayersAndOptimizerAddUpToTheProfiledStep) {

@@ -17,6 +17,7 @@ Exit codes: 0 done, 2 bad arguments or a model that cannot be exported (one line
 
 import argparse
 import ast
+import json
 import os
 import sys
 
@@ -46,6 +47,19 @@ def parse_kwargs(items):
 def cmd_export(a):
     if a.batch < 1:
         raise export.ExportError("--batch must be >= 1, got %d" % a.batch)
+    import framework_step
+    choices = framework_step.Choices(a.channels_last, a.cudnn_benchmark, a.fused_optimizer,
+                                     a.rotate_inputs)
+    if not a.time:
+        given = [f for f, v in (("--channels-last", a.channels_last),
+                                ("--cudnn-benchmark", a.cudnn_benchmark),
+                                ("--fused-optimizer", a.fused_optimizer),
+                                ("--rotate-inputs", a.rotate_inputs != 1),
+                                ("--check-json", a.check_json)) if v]
+        if given:
+            raise export.ExportError("%s applies to --time only" % given[0])
+    if a.fused_optimizer and a.device != "cuda":
+        raise export.ExportError("--fused-optimizer needs --device cuda")
     factory = export.load_factory(a.factory)
     specs = [export.InputSpec(s) for s in a.input]
     name = a.name or a.factory.rsplit(":", 1)[1].split(".")[-1]
@@ -65,8 +79,20 @@ def cmd_export(a):
         import layer_timing
         profile_path = a.profile or os.path.splitext(a.output)[0] + ".profile.yaml"
         run = layer_timing.time_model(factory, parse_kwargs(a.arg), specs, e, a.batch,
-                                      a.precision, a.device, a.repeats, a.warmup, a.loss)
+                                      a.precision, a.device, a.repeats, a.warmup, a.loss, choices)
         ddpsim_yaml.write_atomic(profile_path, layer_timing.profile_text(run))
+        if a.check_json:
+            with open(a.check_json, "w") as f:
+                json.dump(dict(run.check, model=e.name, batch=a.batch, precision=a.precision,
+                               device=run.device.get("name", ""), torch=torch.__version__,
+                               date=run.device.get("date", "")), f, indent=1, sort_keys=True)
+        c = run.check
+        print("check: layers %.4g s + optimizer %.4g s = %.4g s; plain step %.4g s (%+.1f %%)%s"
+              % (c["layers_forward"] + c["layers_backward"], c["optimizer"],
+                 c["predicted_step"], c["plain_step"]["median"], 100 * c["gap"],
+                 "; marks without head start %.4g s (%+.1f %%)" % (
+                     c["before_marks"]["predicted_step"], 100 * c["before_marks"]["gap"])
+                 if "before_marks" in c else ""))
         if run.order:
             e.gradient_order = run.order
         print("profile: %s (forward %.4g s, backward %.4g s, optimizer %.4g s per step of %d; "
@@ -113,6 +139,16 @@ def main(argv=None):
                                      ".profile.yaml)")
     p.add_argument("--repeats", type=int, default=10, help="--time: timed steps (default 10)")
     p.add_argument("--warmup", type=int, default=3, help="--time: untimed steps first (default 3)")
+    p.add_argument("--channels-last", action="store_true",
+                   help="--time: model and 4-D inputs in channels_last (NHWC) memory format")
+    p.add_argument("--cudnn-benchmark", action="store_true",
+                   help="--time: torch.backends.cudnn.benchmark = True (cuDNN picks algorithms)")
+    p.add_argument("--fused-optimizer", action="store_true",
+                   help="--time: the optimizers with fused=True (CUDA)")
+    p.add_argument("--rotate-inputs", type=int, default=1, metavar="N",
+                   help="--time: N input batches used in turn (default 1)")
+    p.add_argument("--check-json", metavar="FILE",
+                   help="--time: write the layers' sum against the plain step here (JSON)")
     p.add_argument("--loss", choices=LOSSES, default="auto",
                    help="auto (default): the model's own loss, else cross-entropy on (batch, "
                         "classes) or (batch, tokens, vocab) outputs, else their sum")

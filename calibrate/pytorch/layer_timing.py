@@ -8,11 +8,16 @@ own; its backward time is the time from its mark to the next one in backward. Th
 CUDA events on the GPU (on the stream the work runs on) and the wall clock on a CPU, so the
 layer times of one step add up to that step. Each time is the median over --repeats steps after
 --warmup steps. The steps are a real training loop (SGD with momentum, zero_grad() with this
-PyTorch's default), whose update (step plus zero_grad) is the profile's momentum time; plain SGD
-and Adam are timed on their own, and one plain training step without any hook gives the total the
-layer times are scaled to (the marks' hooks cost time). Device ceilings (a GEMM, a copy) give
-the roofline efficiency per layer kind, which ddpsim uses for layers or models the profile does
-not have.
+PyTorch's default, and the framework choices of framework_step.Choices), whose update (step plus
+zero_grad) is the profile's momentum time; plain SGD and Adam are timed on their own, and plain
+training steps without any hook give the framework's own step.
+
+On a GPU each marked step runs behind a head start (framework_step.HeadStart), so the events
+time the kernels PyTorch launched and not the GPU waiting for the hooks; the times are kept as
+measured and their sum plus the optimizer is checked against the plain step (Run.check). On a
+CPU the hooks' own cost cannot be taken out that way, so the layer times there are scaled to the
+plain step less its optimizer. Device ceilings (a GEMM, a copy) give the roofline efficiency per
+layer kind, which ddpsim uses for layers or models the profile does not have.
 """
 
 import datetime
@@ -134,6 +139,8 @@ class Run:
         self.ceilings = {}
         self.device = {}
         self.meta = {}
+        self.check = {}  # the layers' sum against the plain step (time_model)
+        self.choices = None
 
     def optimizer_time(self, name):
         return self.optimizers[name].median if name in self.optimizers else 0.0
@@ -155,15 +162,7 @@ def _timed(work, clock, repeats, warmup, prepare=None):
     return Stats(samples)
 
 
-def _make_optimizer(name, params):
-    if name == "sgd":
-        return torch.optim.SGD(params, lr=1e-3)
-    if name == "momentum":
-        return torch.optim.SGD(params, lr=1e-3, momentum=0.9)
-    return torch.optim.Adam(params, lr=1e-3)
-
-
-def _time_optimizers(model, clock, repeats, warmup, names):
+def _time_optimizers(model, clock, repeats, warmup, names, choices):
     params = [p for p in model.parameters() if p.requires_grad and p.grad is not None]
     grads = [p.grad.detach().clone() for p in params]
 
@@ -173,7 +172,7 @@ def _time_optimizers(model, clock, repeats, warmup, names):
 
     out = {}
     for name in names:
-        opt = _make_optimizer(name, params)
+        opt = choices.optimizer(name, params)
 
         def update():
             opt.step()
@@ -238,35 +237,31 @@ def _device_info(device):
     return info
 
 
-def time_model(factory, factory_kwargs, specs, exported, batch, precision, device, repeats,
-               warmup, loss_mode):
-    clock = Clock(device)
-    set_matmul_precision(device, precision)
-    model = export.build_model(factory, factory_kwargs).to(device)
-    model.train()
-    timed = {layer.name for layer in exported.layers}
+def _marked_steps(model, timed, input_sets, optimizer, clock, precision, device, loss_mode,
+                  warmup, repeats, head=None):
+    """Marked training steps: per-layer forward and backward samples, each step's forward and
+    backward totals, the optimizer's samples and the gradient-ready order of the last step.
+    `head`: a framework_step.HeadStart (GPU), else the marks run as the host launches."""
     samples = {name: ([], []) for name in timed}
-    totals = ([], [])  # forward and backward of each timed step
-    args, kwargs = export.make_inputs(specs, batch, device)
-    params = [p for p in model.parameters() if p.requires_grad]
-    run = Run()
-    accumulators = []
-    names = {id(p): n for n, p in model.named_parameters()}
+    totals = ([], [])
+    optimizer_samples = []
     order = []
-    for p in params:  # the gradient-ready order of the real run, as export.gradient_ready_order
+    names = {id(p): n for n, p in model.named_parameters()}
+    accumulators = []
+    for p in model.parameters():  # the gradient-ready order, as export.gradient_ready_order
+        if not p.requires_grad:
+            continue
         acc = p.expand_as(p).grad_fn.next_functions[0][0]
         acc.register_hook(lambda *unused, name=names[id(p)]: order.append(name))
         accumulators.append(acc)  # the node must outlive the steps for its hook to stay
-    # The steps run as a training loop does, SGD with momentum and zero_grad() as this PyTorch
-    # version defaults it: how gradients are kept between steps changes how memory is reused,
-    # which on a CPU changes the step time by as much as 2x.
-    optimizer = _make_optimizer("momentum", params)
-    optimizer_samples = []
     for step in range(warmup + repeats):
+        args, kwargs = input_sets[step % len(input_sets)]
         timer = StepTimer(clock, timed)
         tracer = model_trace.Tracer(model, record=False, mark=timer.mark_forward)
         order.clear()
         clock.sync()
+        if head is not None:
+            head.begin()
         start = clock.now()
         try:
             with autocast(device, precision), tracer:
@@ -283,6 +278,8 @@ def time_model(factory, factory_kwargs, specs, exported, batch, precision, devic
         optimizer.step()
         optimizer.zero_grad()
         optimizer_end = clock.now()
+        if head is not None:
+            head.end(step >= warmup)
         if step >= warmup:
             times = timer.layer_times(start, forward_end, backward_start, backward_end)
             for name, (f, b) in times.items():
@@ -292,49 +289,103 @@ def time_model(factory, factory_kwargs, specs, exported, batch, precision, devic
             totals[1].append(sum(b for _, b in times.values()))
             optimizer_samples.append(clock.seconds([backward_end, optimizer_end])[1])
         del output, loss, timer
-    del optimizer
-    run.order = list(order)
+    return samples, totals, optimizer_samples, list(order)
+
+
+def _sum_of_medians(samples):
+    return sum(statistics.median(f) + statistics.median(b) for f, b in samples.values())
+
+
+def time_model(factory, factory_kwargs, specs, exported, batch, precision, device, repeats,
+               warmup, loss_mode, choices=None):
+    """Times every exported layer inside real training steps (see the module's doc). On a GPU
+    the marked steps run behind a head start (framework_step.HeadStart) and the layer times are
+    not scaled: their sum plus the optimizer is checked against the plain step of the same run
+    (run.check). The marks without the head start, as --time took them before, are kept there
+    for comparison."""
+    import framework_step
+    choices = choices or framework_step.Choices()
+    clock = Clock(device)
+    set_matmul_precision(device, precision)
+    torch.manual_seed(0)
+    model = export.build_model(factory, factory_kwargs).to(device)
+    model = choices.apply(model, device)
+    model.train()
+    timed = {layer.name for layer in exported.layers}
+    input_sets = choices.inputs(specs, batch, device)
+    params = [p for p in model.parameters() if p.requires_grad]
+    run = Run()
+    run.choices = choices
+    # The steps run as a training loop does, SGD with momentum and zero_grad() as this PyTorch
+    # version defaults it: how gradients are kept between steps changes how memory is reused,
+    # which on a CPU changes the step time by as much as 2x.
+    optimizer = choices.optimizer("momentum", params)
+    head = framework_step.HeadStart() if device == "cuda" else None
+    samples, totals, optimizer_samples, run.order = _marked_steps(
+        model, timed, input_sets, optimizer, clock, precision, device, loss_mode, warmup,
+        repeats, head)
     for layer in exported.layers:
         if not samples[layer.name][0]:
             raise export.ExportError("layer %s did not run in the timed steps (the forward pass "
                                      "differs between runs)" % layer.name)
-    # The layer times of one step add up to that step, but the medians of many layers need not
-    # add up to the median step: on a shared machine a pre-emption lands in a different layer
-    # each step and every layer's median leaves it out. Scaling all samples by
-    # median(step's forward + backward) / sum(layer medians) keeps every layer's share and makes
-    # the medians add up to the median step (the factor is in the profile's notes; close to 1
-    # on a quiet machine).
-    medians = sum(statistics.median(samples[n][0]) + statistics.median(samples[n][1])
-                  for n in timed)
+    medians = _sum_of_medians(samples)
     steps = [f + b for f, b in zip(*totals)]
+    before = None
+    if head is not None:
+        # The same marks as the host launches them (what --time did on a GPU before the head
+        # start), for the check's "before" column.
+        plain_marks = _marked_steps(model, timed, input_sets, optimizer, clock, precision,
+                                    device, loss_mode, min(warmup, 2), repeats)
+        before = (_sum_of_medians(plain_marks[0]), statistics.median(plain_marks[2]))
+    del optimizer
     # SGD and Adam on the gradients of one more step; momentum was timed inside the loop.
+    args, kwargs = input_sets[0]
     with autocast(device, precision):
         loss = export.compute_loss(model(*args, **kwargs), loss_mode)
     loss.backward()
     del loss
-    run.optimizers = _time_optimizers(model, clock, repeats, warmup, ("sgd", "adam"))
+    run.optimizers = _time_optimizers(model, clock, repeats, warmup, ("sgd", "adam"), choices)
     run.optimizers["momentum"] = Stats(optimizer_samples)
-    run.step = _plain_step(model, args, kwargs, device, precision, loss_mode, clock, repeats,
-                           warmup)
-    # The marks cost time of their own: a Python hook per layer, and on a GPU the events also
-    # time the GPU waiting for the host. On an H200 ResNet-50's marked layers added up to 44.4 ms
-    # against a 29.3 ms plain step; on a 2-core CPU a 4-layer GPT's marked forward + backward was
-    # 9 to 19 % above the plain step less its optimizer. The marks keep each layer's share; the
-    # total is the plain step's, less the optimizer (the marked step's when that is not positive).
-    # A torch.profiler trace (ddpsim calibrate --import-torch-trace) gives each layer its kernels'
-    # busy time instead.
-    target = run.step - run.optimizers["momentum"].median
-    run.total_from = "the plain step less the optimizer (the marks' hooks cost time)"
-    if target <= 0:
-        target = statistics.median(steps)
-        run.total_from = "the median marked step"
-    run.scale = target / medians if medians > 0 else 1.0
+    step_stats, pipelined = _plain_step(model, input_sets, device, precision, loss_mode, clock,
+                                        max(repeats, 20), warmup, choices)
+    run.step = step_stats.median
+    if head is not None:
+        # The marks time the GPU running the kernels PyTorch launched, back to back: they are
+        # kept as measured, and their sum is checked against the plain step (run.check).
+        run.scale = 1.0
+        run.total_from = "the marks as measured (" + head.note() + ")"
+    else:
+        # On a CPU the marks cost time of their own (a Python hook per layer: on a 2-core CPU a
+        # 4-layer GPT's marked forward + backward was 9 to 19 % above the plain step less its
+        # optimizer). They keep each layer's share; the total is the plain step's, less the
+        # optimizer (the marked step's when that is not positive). The medians of many layers
+        # need not add up to the median step either (a pre-emption lands in a different layer
+        # each step), which the same scaling takes care of.
+        target = run.step - run.optimizers["momentum"].median
+        run.total_from = "the plain step less the optimizer (the marks' hooks cost time)"
+        if target <= 0:
+            target = statistics.median(steps)
+            run.total_from = "the median marked step"
+        run.scale = target / medians if medians > 0 else 1.0
     for layer in exported.layers:
         f, b = samples[layer.name]
         run.layers.append((layer, Stats([x * run.scale for x in f]),
                            Stats([x * run.scale for x in b])))
     run.forward = sum(f.median for _, f, _ in run.layers)
     run.backward = sum(b.median for _, _, b in run.layers)
+    predicted = predicted_step(run)
+    run.check = {"plain_step": step_stats.as_dict(), "layers_forward": run.forward,
+                 "layers_backward": run.backward,
+                 "optimizer": run.optimizer_time("momentum"), "predicted_step": predicted,
+                 "gap": predicted / run.step - 1.0 if run.step > 0 else 0.0,
+                 "plain_step_back_to_back": pipelined,
+                 "gap_back_to_back": predicted / pipelined - 1.0 if pipelined > 0 else 0.0,
+                 "scale": run.scale, "choices": choices.describe()}
+    if before is not None:
+        run.check["before_marks"] = {"layers": before[0], "optimizer": before[1],
+                                     "predicted_step": before[0] + before[1],
+                                     "gap": (before[0] + before[1]) / run.step - 1.0}
+        run.check["head_start"] = head.note()
     run.ceilings = {"gemm": [_gemm_ceiling(device, precision, clock)],
                     "d2d": _copy_ceiling(device, clock)}
     if device == "cuda" and precision != "fp32":
@@ -347,19 +398,32 @@ def time_model(factory, factory_kwargs, specs, exported, batch, precision, devic
     return run
 
 
-def _plain_step(model, args, kwargs, device, precision, loss_mode, clock, repeats, warmup):
-    """One training step without any hook (SGD with momentum): the total the profile's layer
-    times and optimizer add up to."""
-    opt = _make_optimizer("momentum", [p for p in model.parameters() if p.requires_grad])
+def _plain_step(model, input_sets, device, precision, loss_mode, clock, repeats, warmup,
+                choices):
+    """Training steps without any hook (SGD with momentum, the run's choices, inputs rotated):
+    the framework's own step, which the profile's layer times and optimizer are checked
+    against (on a CPU, scaled to)."""
+    opt = choices.optimizer("momentum", [p for p in model.parameters() if p.requires_grad])
+    turn = [0]
 
     def step():
+        args, kwargs = input_sets[turn[0] % len(input_sets)]
+        turn[0] += 1
         with autocast(device, precision):
             loss = export.compute_loss(model(*args, **kwargs), loss_mode)
         loss.backward()
         opt.step()
         opt.zero_grad()
 
-    return _timed(step, clock, repeats, warmup).median
+    stats = _timed(step, clock, repeats, warmup)
+    # The same steps back to back, as a training loop that never waits for the GPU runs them:
+    # the host may launch the next step while the GPU finishes this one.
+    clock.sync()
+    start = clock.now()
+    for _ in range(repeats):
+        step()
+    end = clock.now()
+    return stats, clock.seconds([start, end])[1] / repeats
 
 
 def _roofline_efficiency(run):
@@ -393,13 +457,25 @@ def profile_text(run):
               "export --time.")
     b.key("format", 1)
     b.key("device", run.device)
-    b.key("notes", ["PyTorch %s on %s: layer times measured inside whole training steps (%s), "
-                    "median of %d steps after %d warm-up steps, scaled by %.4g so that they add "
-                    "up to %s; optimizer = step + zero_grad; one plain training "
-                    "step (momentum) took %.6g s." %
-                    (m["torch"], m["device"],
-                     "CUDA events" if m["device"] == "cuda" else "wall clock",
-                     m["repeats"], m["warmup"], run.scale, run.total_from, run.step)])
+    notes = ["PyTorch %s on %s: layer times measured inside whole training steps (%s), "
+             "median of %d steps after %d warm-up steps, scaled by %.4g so that they add up to "
+             "%s; optimizer = step + zero_grad; one plain training step (momentum) took %.6g s." %
+             (m["torch"], m["device"], "CUDA events" if m["device"] == "cuda" else "wall clock",
+              m["repeats"], m["warmup"], run.scale, run.total_from, run.step)]
+    if run.choices is not None:
+        notes.append("framework choices: %s (the marked steps and the plain step alike)" %
+                     run.choices.describe())
+    if run.check:
+        c = run.check
+        text = ("check: layers %.6g s + optimizer %.6g s = %.6g s against the plain step's "
+                "%.6g s (%+.1f %%)" % (c["layers_forward"] + c["layers_backward"],
+                                       c["optimizer"], c["predicted_step"],
+                                       c["plain_step"]["median"], 100 * c["gap"]))
+        if "before_marks" in c:
+            text += ("; the marks without the head start gave %.6g s (%+.1f %%)" %
+                     (c["before_marks"]["predicted_step"], 100 * c["before_marks"]["gap"]))
+        notes.append(text)
+    b.key("notes", notes)
     b.open("runs")
     b.item({"model": m["model"], "batch": m["batch"], "precision": m["precision"],
             "sequence_length": m["sequence_length"]}, indent=2)

@@ -173,8 +173,11 @@ class NewGELUActivation(nn.Module):
 
 
 class GPT2Attention(nn.Module):
-    def __init__(self, hidden, heads, max_positions, dropout):
+    def __init__(self, hidden, heads, max_positions, dropout, attention="eager"):
         super().__init__()
+        if attention not in ("eager", "sdpa"):
+            raise ValueError("attention must be 'eager' or 'sdpa', got %r" % (attention,))
+        self.attention, self.dropout_p = attention, dropout
         self.heads, self.head_dim, self.split_size = heads, hidden // heads, hidden
         self.c_attn = Conv1D(3 * hidden, hidden)
         self.c_proj = Conv1D(hidden, hidden)
@@ -187,6 +190,12 @@ class GPT2Attention(nn.Module):
     def forward(self, hidden_states):
         query, key, value = self.c_attn(hidden_states).split(self.split_size, dim=2)
         query, key, value = self.split_heads(query), self.split_heads(key), self.split_heads(value)
+        if self.attention == "sdpa":  # HF's attn_implementation="sdpa": one fused kernel
+            out = F.scaled_dot_product_attention(
+                query, key, value, dropout_p=self.dropout_p if self.training else 0.0,
+                is_causal=True).permute(0, 2, 1, 3).contiguous()
+            out = out.view(out.size()[:-2] + (self.heads * self.head_dim,))
+            return self.resid_dropout(self.c_proj(out))
         weights = torch.matmul(query, key.transpose(-1, -2)) / (value.size(-1) ** 0.5)
         # HF keeps this mask as a bool buffer; Gloo cannot broadcast bool tensors, which DDP
         # does with every buffer when it starts, so it is made here instead.
@@ -215,10 +224,10 @@ class GPT2MLP(nn.Module):
 
 
 class GPT2Block(nn.Module):
-    def __init__(self, hidden, heads, max_positions, dropout):
+    def __init__(self, hidden, heads, max_positions, dropout, attention="eager"):
         super().__init__()
         self.ln_1 = nn.LayerNorm(hidden, eps=1e-5)
-        self.attn = GPT2Attention(hidden, heads, max_positions, dropout)
+        self.attn = GPT2Attention(hidden, heads, max_positions, dropout, attention)
         self.ln_2 = nn.LayerNorm(hidden, eps=1e-5)
         self.mlp = GPT2MLP(hidden, dropout)
 
@@ -228,12 +237,12 @@ class GPT2Block(nn.Module):
 
 
 class GPT2Model(nn.Module):
-    def __init__(self, vocab, hidden, layers, heads, max_positions, dropout):
+    def __init__(self, vocab, hidden, layers, heads, max_positions, dropout, attention="eager"):
         super().__init__()
         self.wte = nn.Embedding(vocab, hidden)
         self.wpe = nn.Embedding(max_positions, hidden)
         self.drop = nn.Dropout(dropout)
-        self.h = nn.ModuleList([GPT2Block(hidden, heads, max_positions, dropout)
+        self.h = nn.ModuleList([GPT2Block(hidden, heads, max_positions, dropout, attention)
                                 for _ in range(layers)])
         self.ln_f = nn.LayerNorm(hidden, eps=1e-5)
 
@@ -248,9 +257,10 @@ class GPT2Model(nn.Module):
 
 class GPT2LMHeadModel(nn.Module):
     def __init__(self, vocab=50257, hidden=768, layers=12, heads=12, max_positions=1024,
-                 dropout=0.1):
+                 dropout=0.1, attention="eager"):
         super().__init__()
-        self.transformer = GPT2Model(vocab, hidden, layers, heads, max_positions, dropout)
+        self.transformer = GPT2Model(vocab, hidden, layers, heads, max_positions, dropout,
+                                     attention)
         self.lm_head = nn.Linear(hidden, vocab, bias=False)
         self.lm_head.weight = self.transformer.wte.weight  # tied, as tie_word_embeddings
 
@@ -258,5 +268,7 @@ class GPT2LMHeadModel(nn.Module):
         return self.lm_head(self.transformer(input_ids))
 
 
-def gpt2_small():
-    return GPT2LMHeadModel()
+def gpt2_small(**kwargs):
+    """GPT-2 small; keyword arguments as GPT2LMHeadModel (attention="sdpa" for the fused
+    attention HF uses by default, layers=2 for a quick run)."""
+    return GPT2LMHeadModel(**kwargs)
