@@ -38,14 +38,14 @@ timed() {  # timed NAME LIMIT FACTORY ARGS...
 }
 # What a tuned training script runs: channels_last + cudnn.benchmark for the CNN, SDPA for the
 # transformer, fused optimizers for both.
-timed resnet50-framework 150 torchvision.models:resnet50 --input 3x224x224 --batch 64 \
+timed resnet50-framework 120 torchvision.models:resnet50 --input 3x224x224 --batch 64 \
   --channels-last --cudnn-benchmark --fused-optimizer --name resnet50
-timed gpt2-framework 150 $py/examples/transformers_local.py:gpt2_small --name gpt2_small \
+timed gpt2-framework 120 $py/examples/transformers_local.py:gpt2_small --name gpt2_small \
   --input 1024:int64:50257 --batch 8 --arg attention=sdpa --fused-optimizer
 # PyTorch's defaults (NCHW, no benchmark, foreach optimizer, eager attention): the models of the
 # 2026-11-27 H200 run.
-timed resnet50-defaults 100 torchvision.models:resnet50 --input 3x224x224 --batch 64 --name resnet50
-timed gpt2-defaults 100 $py/examples/transformers_local.py:gpt2_small --name gpt2_small \
+timed resnet50-defaults 90 torchvision.models:resnet50 --input 3x224x224 --batch 64 --name resnet50
+timed gpt2-defaults 90 $py/examples/transformers_local.py:gpt2_small --name gpt2_small \
   --input 1024:int64:50257 --batch 8
 
 if [ -n "$bin" ] && [ -x "$bin/ddpsim-calibrate" ]; then
