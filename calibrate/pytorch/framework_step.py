@@ -13,12 +13,11 @@ HeadStart: the marks of a training step (a CUDA event at every layer boundary, r
 Python hooks) cost host time, and when the host launches slower than the GPU runs, the events
 time the GPU waiting for Python, not the layers (on an H200, ResNet-50's marked layers added up
 to 44.4 ms against a 29.3 ms plain step). Each marked step therefore starts behind a GPU sleep
-(torch.cuda._sleep) longer than the host takes to launch the whole step: the host queues every
-kernel and every mark while the GPU sleeps, then the GPU runs them back to back, and the
-events time the kernels as the framework launched them, with the GPU's own gaps between
-kernels but none of the host's. Whether the host really finished first is checked on every step
-(the sleep's end event has not completed when the last mark is queued); a step where it did not
-is counted, and the sleep doubles for the next one.
+(torch.cuda._sleep) longer than the host takes to launch the whole step: the host queues the
+kernels and the marks while the GPU sleeps, then the GPU runs them back to back, and the events
+time the kernels as the framework launched them, with the GPU's own gaps between kernels but
+not the host's. CUDA's launch queue bounds how far ahead the host can get (HeadStart's doc);
+how long the host went on queuing after the GPU woke is recorded for every step.
 """
 
 import time
@@ -82,17 +81,24 @@ class Choices:
 
 
 class HeadStart:
-    """A GPU sleep before each marked step, long enough for the host to queue the whole step."""
+    """A GPU sleep before each marked step, longer than the host takes to queue the step.
 
-    MIN_SECONDS = 0.02
+    The first warm-up steps run without it and give the host's own time to queue a marked step
+    (`unhindered`); the sleep is then 1.5 times that plus 5 ms (at most MAX_SECONDS) for every
+    later step. CUDA holds about a thousand launches per stream: a step of more kernels and marks
+    fills the queue during the sleep and the host waits until the GPU wakes and drains it. The
+    GPU then still has a full queue ahead of it, and it waits for the host only if the host queues
+    the rest slower than the GPU runs what is queued; each step's host time after the wake is
+    recorded so that the check can say how much of the step that could be (summary())."""
+
     MAX_SECONDS = 0.5
 
     def __init__(self):
         self.cycles_per_second = self._calibrate()
-        self.seconds = self.MIN_SECONDS
-        self.host = []  # host seconds to queue each step
-        self.ahead = 0  # steps the host queued entirely before the GPU woke up
-        self.behind = 0
+        self.seconds = 0.0  # no sleep until the host's own time is known
+        self.unhindered = 0.0
+        self.after_wake = []  # host seconds spent queuing after the GPU woke, per timed step
+        self.fully_queued = 0
         self._end = None
         self._t0 = 0.0
 
@@ -110,27 +116,41 @@ class HeadStart:
 
     def begin(self):
         torch.cuda.synchronize()
-        torch.cuda._sleep(int(self.seconds * self.cycles_per_second))
+        if self.seconds > 0:
+            torch.cuda._sleep(int(self.seconds * self.cycles_per_second))
         self._end = torch.cuda.Event()
         self._end.record()
         self._t0 = time.perf_counter()
 
-    def end(self, counted):
-        """After the step's last mark is queued: was the GPU still asleep? Returns that."""
+    def end(self, step, warmup):
+        """After the step's last mark is queued (step counts from 0, the first `warmup` steps
+        are not timed)."""
         host = time.perf_counter() - self._t0
-        ahead = not self._end.query()
-        if counted:
-            self.host.append(host)
-            if ahead:
-                self.ahead += 1
-            else:
-                self.behind += 1
-        if not ahead or 2 * host > self.seconds:
-            self.seconds = min(self.MAX_SECONDS, max(2 * self.seconds, 2 * host))
-        return ahead
+        if self.seconds == 0:
+            self.unhindered = host
+            if step + 1 >= warmup - 1:  # the last warm-up step(s) and the timed ones sleep
+                self.seconds = min(self.MAX_SECONDS, 1.5 * host + 0.005)
+            return
+        if step < warmup:
+            return
+        woke = self._end.query()
+        if woke:
+            self.after_wake.append(max(0.0, host - self.seconds))
+        else:
+            self.fully_queued += 1
+            self.after_wake.append(0.0)
+
+    def summary(self):
+        after = sorted(self.after_wake)
+        return {"sleep_s": self.seconds, "host_unhindered_s": self.unhindered,
+                "steps": len(after), "fully_queued": self.fully_queued,
+                "host_after_wake_median_s": after[len(after) // 2] if after else 0.0,
+                "host_after_wake_max_s": after[-1] if after else 0.0}
 
     def note(self):
-        host = sorted(self.host)[len(self.host) // 2] if self.host else 0.0
-        return ("each marked step queued behind a GPU sleep (last %.3g s; the host took %.3g s "
-                "to queue a step, median): %d of %d steps fully queued before the GPU woke" %
-                (self.seconds, host, self.ahead, self.ahead + self.behind))
+        s = self.summary()
+        return ("each marked step queued behind a %.3g s GPU sleep (the host queues a marked step "
+                "in %.3g s unhindered); %d of %d steps were queued before the GPU woke, the others "
+                "filled CUDA's launch queue and finished queuing %.3g s (median, at most %.3g s) "
+                "after it" % (s["sleep_s"], s["host_unhindered_s"], s["fully_queued"], s["steps"],
+                              s["host_after_wake_median_s"], s["host_after_wake_max_s"]))

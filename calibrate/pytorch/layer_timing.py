@@ -279,7 +279,7 @@ def _marked_steps(model, timed, input_sets, optimizer, clock, precision, device,
         optimizer.zero_grad()
         optimizer_end = clock.now()
         if head is not None:
-            head.end(step >= warmup)
+            head.end(step, warmup)
         if step >= warmup:
             times = timer.layer_times(start, forward_end, backward_start, backward_end)
             for name, (f, b) in times.items():
@@ -385,7 +385,7 @@ def time_model(factory, factory_kwargs, specs, exported, batch, precision, devic
         run.check["before_marks"] = {"layers": before[0], "optimizer": before[1],
                                      "predicted_step": before[0] + before[1],
                                      "gap": (before[0] + before[1]) / run.step - 1.0}
-        run.check["head_start"] = head.note()
+        run.check["head_start"] = head.summary()
     run.ceilings = {"gemm": [_gemm_ceiling(device, precision, clock)],
                     "d2d": _copy_ceiling(device, clock)}
     if device == "cuda" and precision != "fp32":
