@@ -3,7 +3,7 @@
 # and the framework's choices) for ResNet-50 and GPT-2 small at bf16, each checked against the
 # plain training step of the same run; then the same models with PyTorch's defaults, and, where
 # a ddpsim-calibrate built elsewhere came along, the harness on the zoo models (the "before").
-#   calibrate/gpu_framework_timing.sh OUT [BIN_DIR LIB_DIR]
+#   [ONLY="NAME ..."] calibrate/gpu_framework_timing.sh OUT [BIN_DIR LIB_DIR]
 # Writes OUT/framework-timing.tar.gz (every log, profile, model file and check) after every step,
 # and OUT/summary.txt. Each step has its own time limit and a failure does not stop the others.
 set -u
@@ -31,6 +31,7 @@ cat "$work/device.txt" | tail -1
 # export ... --time: model file, profile and check of one model with one set of choices.
 timed() {  # timed NAME LIMIT FACTORY ARGS...
   local name=$1 limit=$2 factory=$3; shift 3
+  [[ -n "${ONLY:-}" && " $ONLY " != *" $name "* ]] && return  # ONLY="resnet50-framework ..."
   step "$name" "$limit" python3 $py/ddpsim_torch.py export "$factory" --precision bf16 \
     --device cuda --time --repeats 20 --warmup 5 --rotate-inputs 3 \
     --check-json "$work/$name.check.json" --profile "$work/$name.profile.yaml" \

@@ -87,9 +87,11 @@ def cmd_export(a):
                                device=run.device.get("name", ""), torch=torch.__version__,
                                date=run.device.get("date", "")), f, indent=1, sort_keys=True)
         c = run.check
-        print("check: layers %.4g s + optimizer %.4g s = %.4g s; plain step %.4g s (%+.1f %%)%s"
+        print("check: layers %.4g s + optimizer %.4g s = %.4g s; plain step %.4g s (%+.1f %%, "
+              "the host launched it in %.4g s)%s"
               % (c["layers_forward"] + c["layers_backward"], c["optimizer"],
                  c["predicted_step"], c["plain_step"]["median"], 100 * c["gap"],
+                 c["plain_step_host"],
                  "; marks without head start %.4g s (%+.1f %%)" % (
                      c["before_marks"]["predicted_step"], 100 * c["before_marks"]["gap"])
                  if "before_marks" in c else ""))

@@ -346,7 +346,7 @@ def time_model(factory, factory_kwargs, specs, exported, batch, precision, devic
     del loss
     run.optimizers = _time_optimizers(model, clock, repeats, warmup, ("sgd", "adam"), choices)
     run.optimizers["momentum"] = Stats(optimizer_samples)
-    step_stats, pipelined = _plain_step(model, input_sets, device, precision, loss_mode, clock,
+    step_stats, pipelined, host = _plain_step(model, input_sets, device, precision, loss_mode, clock,
                                         max(repeats, 20), warmup, choices)
     run.step = step_stats.median
     if head is not None:
@@ -379,6 +379,9 @@ def time_model(factory, factory_kwargs, specs, exported, batch, precision, devic
                  "optimizer": run.optimizer_time("momentum"), "predicted_step": predicted,
                  "gap": predicted / run.step - 1.0 if run.step > 0 else 0.0,
                  "plain_step_back_to_back": pipelined,
+                 # On a GPU: near the plain step when the host, not the GPU, sets the pace (the
+                 # layers then add up to less than the step); well under it when the GPU does.
+                 "plain_step_host": host,
                  "gap_back_to_back": predicted / pipelined - 1.0 if pipelined > 0 else 0.0,
                  "scale": run.scale, "choices": choices.describe()}
     if before is not None:
@@ -405,8 +408,10 @@ def _plain_step(model, input_sets, device, precision, loss_mode, clock, repeats,
     against (on a CPU, scaled to)."""
     opt = choices.optimizer("momentum", [p for p in model.parameters() if p.requires_grad])
     turn = [0]
+    host = []  # seconds the host takes to launch each step (on a GPU: until the call returns)
 
     def step():
+        t0 = time.perf_counter()
         args, kwargs = input_sets[turn[0] % len(input_sets)]
         turn[0] += 1
         with autocast(device, precision):
@@ -414,8 +419,10 @@ def _plain_step(model, input_sets, device, precision, loss_mode, clock, repeats,
         loss.backward()
         opt.step()
         opt.zero_grad()
+        host.append(time.perf_counter() - t0)
 
     stats = _timed(step, clock, repeats, warmup)
+    host_median = statistics.median(host[warmup:])
     # The same steps back to back, as a training loop that never waits for the GPU runs them:
     # the host may launch the next step while the GPU finishes this one.
     clock.sync()
@@ -423,7 +430,7 @@ def _plain_step(model, input_sets, device, precision, loss_mode, clock, repeats,
     for _ in range(repeats):
         step()
     end = clock.now()
-    return stats, clock.seconds([start, end])[1] / repeats
+    return stats, clock.seconds([start, end])[1] / repeats, host_median
 
 
 def _roofline_efficiency(run):
