@@ -257,13 +257,28 @@ TEST(PyTorchTime, ProfilePredictsAMeasuredTransformerStep) { expect_predicted_st
 TEST(PyTorchTime, FrameworkChoicesWriteAProfileThatAddsUpToTheCheckedStep) {
   REQUIRE_TORCH();
   const fs::path dir = kScratch.fresh("framework-choices");
-  const testing::Exited r = testing::run_program(
-      {python_interpreter(), kSource + "/calibrate/pytorch/ddpsim_torch.py", "export",
-       "torchvision.models:resnet18", "--input", "3x32x32", "--batch", "2", "--time",
-       "--repeats", "3", "--warmup", "1", "--channels-last", "--cudnn-benchmark",
-       "--rotate-inputs", "2", "--check-json", (dir / "check.json").string(), "-o",
-       (dir / "model.yaml").string()},
-      kScratch);
+  const testing::Exited r = testing::run_program({python_interpreter(),
+                                                  kSource + "/calibrate/pytorch/ddpsim_torch.py",
+                                                  "export",
+                                                  "torchvision.models:resnet18",
+                                                  "--input",
+                                                  "3x32x32",
+                                                  "--batch",
+                                                  "2",
+                                                  "--time",
+                                                  "--repeats",
+                                                  "3",
+                                                  "--warmup",
+                                                  "1",
+                                                  "--channels-last",
+                                                  "--cudnn-benchmark",
+                                                  "--rotate-inputs",
+                                                  "2",
+                                                  "--check-json",
+                                                  (dir / "check.json").string(),
+                                                  "-o",
+                                                  (dir / "model.yaml").string()},
+                                                 kScratch);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json check = json_file(dir / "check.json");
   EXPECT_EQ(check["choices"], "channels_last, cudnn.benchmark; 2 input batches rotated");
@@ -287,8 +302,7 @@ TEST(PyTorchTime, FrameworkChoicesWriteAProfileThatAddsUpToTheCheckedStep) {
   }
   EXPECT_NEAR(layers, fwd + bwd, 1e-9 * layers);
   ASSERT_EQ(p.notes.size(), 3u);  // the timing, the choices, the check
-  EXPECT_NE(p.notes[1].find("framework choices: channels_last, cudnn.benchmark"),
-            std::string::npos)
+  EXPECT_NE(p.notes[1].find("framework choices: channels_last, cudnn.benchmark"), std::string::npos)
       << p.notes[1];
 
   std::ofstream(dir / "scenario.yaml")
@@ -315,8 +329,11 @@ TEST(PyTorchTime, FrameworkChoiceMistakesExitTwo) {
   };
   for (const auto& [args, message] : cases) {
     std::vector<std::string> argv = {python_interpreter(),
-                                     kSource + "/calibrate/pytorch/ddpsim_torch.py", "export",
-                                     "torchvision.models:resnet18", "--input", "3x8x8"};
+                                     kSource + "/calibrate/pytorch/ddpsim_torch.py",
+                                     "export",
+                                     "torchvision.models:resnet18",
+                                     "--input",
+                                     "3x8x8"};
     argv.insert(argv.end(), args.begin(), args.end());
     argv.insert(argv.end(), {"-o", out});
     const testing::Exited r = testing::run_program(argv, kScratch);

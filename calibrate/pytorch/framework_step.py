@@ -20,6 +20,7 @@ not the host's. CUDA's launch queue bounds how far ahead the host can get (HeadS
 how long the host went on queuing after the GPU woke is recorded for every step.
 """
 
+import statistics
 import time
 
 import torch
@@ -78,6 +79,41 @@ class Choices:
         if name == "momentum":
             return torch.optim.SGD(params, lr=1e-3, momentum=0.9, **extra)
         return torch.optim.Adam(params, lr=1e-3, **extra)
+
+
+def plain_step(model, input_sets, device, precision, loss_mode, clock, repeats, warmup,
+                choices):
+    """Training steps without any hook (SGD with momentum, the run's choices, inputs rotated):
+    the framework's own step, which the profile's layer times and optimizer are checked
+    against (on a CPU, scaled to). Returns the synchronised steps' Stats, the back-to-back
+    step's mean seconds and the host's median seconds to launch one step."""
+    import layer_timing
+    autocast, clock_timed = layer_timing.autocast, layer_timing._timed
+    opt = choices.optimizer("momentum", [p for p in model.parameters() if p.requires_grad])
+    turn = [0]
+    host = []  # seconds the host takes to launch each step (on a GPU: until the call returns)
+
+    def step():
+        t0 = time.perf_counter()
+        args, kwargs = input_sets[turn[0] % len(input_sets)]
+        turn[0] += 1
+        with autocast(device, precision):
+            loss = export.compute_loss(model(*args, **kwargs), loss_mode)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        host.append(time.perf_counter() - t0)
+
+    stats = clock_timed(step, clock, repeats, warmup)
+    host_median = statistics.median(host[warmup:])
+    # The same steps back to back, as a training loop that never waits for the GPU runs them:
+    # the host may launch the next step while the GPU finishes this one.
+    clock.sync()
+    start = clock.now()
+    for _ in range(repeats):
+        step()
+    end = clock.now()
+    return stats, clock.seconds([start, end])[1] / repeats, host_median
 
 
 class HeadStart:

@@ -346,8 +346,8 @@ def time_model(factory, factory_kwargs, specs, exported, batch, precision, devic
     del loss
     run.optimizers = _time_optimizers(model, clock, repeats, warmup, ("sgd", "adam"), choices)
     run.optimizers["momentum"] = Stats(optimizer_samples)
-    step_stats, pipelined, host = _plain_step(model, input_sets, device, precision, loss_mode, clock,
-                                        max(repeats, 20), warmup, choices)
+    step_stats, pipelined, host = framework_step.plain_step(
+        model, input_sets, device, precision, loss_mode, clock, max(repeats, 20), warmup, choices)
     run.step = step_stats.median
     if head is not None:
         # The marks time the GPU running the kernels PyTorch launched, back to back: they are
@@ -399,38 +399,6 @@ def time_model(factory, factory_kwargs, specs, exported, batch, precision, devic
                 "repeats": repeats, "warmup": warmup, "torch": torch.__version__,
                 "params": sum(p.numel() for p in params)}
     return run
-
-
-def _plain_step(model, input_sets, device, precision, loss_mode, clock, repeats, warmup,
-                choices):
-    """Training steps without any hook (SGD with momentum, the run's choices, inputs rotated):
-    the framework's own step, which the profile's layer times and optimizer are checked
-    against (on a CPU, scaled to)."""
-    opt = choices.optimizer("momentum", [p for p in model.parameters() if p.requires_grad])
-    turn = [0]
-    host = []  # seconds the host takes to launch each step (on a GPU: until the call returns)
-
-    def step():
-        t0 = time.perf_counter()
-        args, kwargs = input_sets[turn[0] % len(input_sets)]
-        turn[0] += 1
-        with autocast(device, precision):
-            loss = export.compute_loss(model(*args, **kwargs), loss_mode)
-        loss.backward()
-        opt.step()
-        opt.zero_grad()
-        host.append(time.perf_counter() - t0)
-
-    stats = _timed(step, clock, repeats, warmup)
-    host_median = statistics.median(host[warmup:])
-    # The same steps back to back, as a training loop that never waits for the GPU runs them:
-    # the host may launch the next step while the GPU finishes this one.
-    clock.sync()
-    start = clock.now()
-    for _ in range(repeats):
-        step()
-    end = clock.now()
-    return stats, clock.seconds([start, end])[1] / repeats, host_median
 
 
 def _roofline_efficiency(run):
