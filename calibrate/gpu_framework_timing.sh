@@ -13,15 +13,8 @@ cd "$(dirname "$0")/.."
 export PYTHONUNBUFFERED=1
 py=calibrate/pytorch
 
-step() {  # step NAME SECONDS COMMAND...
-  local name=$1 limit=$2; shift 2
-  local t0=$(date +%s)
-  timeout "$limit" "$@" >"$work/$name.log" 2>&1
-  local rc=$?
-  printf '%-26s rc=%-3d %4ds\n' "$name" "$rc" "$(( $(date +%s) - t0 ))" | tee -a "$work/steps.txt"
-  tail -n 4 "$work/$name.log"
-  tar -C "$work" -czf "$out/framework-timing.tar.gz" .
-}
+archive="$out/framework-timing.tar.gz"
+source calibrate/gpu_step.sh
 
 { date -u +%FT%TZ; nvidia-smi; nvidia-smi -q | grep -iE 'clocks|power draw|limit' | head -20;
   python3 -c 'import torch, torchvision; print("torch", torch.__version__, "cuda", torch.version.cuda, "cudnn", torch.backends.cudnn.version(), torch.cuda.get_device_name(), "torchvision", torchvision.__version__)'
@@ -36,6 +29,7 @@ timed() {  # timed NAME LIMIT FACTORY ARGS...
     --device cuda --time --repeats 20 --warmup 5 --rotate-inputs 3 \
     --check-json "$work/$name.check.json" --profile "$work/$name.profile.yaml" \
     -o "$work/$name.model.yaml" "$@"
+  tail -n 4 "$work/$name.log"
 }
 # What a tuned training script runs: channels_last + cudnn.benchmark for the CNN, SDPA for the
 # transformer, fused optimizers for both.

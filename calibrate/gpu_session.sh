@@ -30,14 +30,8 @@ EOF
 )
 export LD_LIBRARY_PATH="$libs:/usr/local/cuda/lib64:${torch_libs}:${LD_LIBRARY_PATH:-}"
 
-step() {  # step NAME SECONDS COMMAND...
-  local name=$1 limit=$2; shift 2
-  local t0=$(date +%s)
-  timeout "$limit" "$@" >"$work/$name.log" 2>&1
-  local rc=$?
-  printf '%-28s rc=%-3d %4ds\n' "$name" "$rc" "$(( $(date +%s) - t0 ))" | tee -a "$work/steps.txt"
-  tar -C "$work" -czf "$out/gpu-session.tar.gz" .  # after every step: a later one may outlast the call
-}
+archive="$out/gpu-session.tar.gz"
+source calibrate/gpu_step.sh
 
 { date -u +%FT%TZ; nvidia-smi; nvidia-smi -q | grep -iE 'clocks|sm  |memory  |power draw|limit' ;
   python3 -c 'import torch; print("torch", torch.__version__, torch.version.cuda, torch.cuda.get_device_name())';
