@@ -432,11 +432,13 @@ def profile_text(run):
               "export --time.")
     b.key("format", 1)
     b.key("device", run.device)
+    scaling = ("not scaled: %s" % run.total_from if m["device"] == "cuda" else
+               "scaled by %.4g so that they add up to %s" % (run.scale, run.total_from))
     notes = ["PyTorch %s on %s: layer times measured inside whole training steps (%s), "
-             "median of %d steps after %d warm-up steps, scaled by %.4g so that they add up to "
-             "%s; optimizer = step + zero_grad; one plain training step (momentum) took %.6g s." %
+             "median of %d steps after %d warm-up steps, %s; optimizer = step + zero_grad; one "
+             "plain training step (momentum) took %.6g s." %
              (m["torch"], m["device"], "CUDA events" if m["device"] == "cuda" else "wall clock",
-              m["repeats"], m["warmup"], run.scale, run.total_from, run.step)]
+              m["repeats"], m["warmup"], scaling, run.step)]
     if run.choices is not None:
         notes.append("framework choices: %s (the marked steps and the plain step alike)" %
                      run.choices.describe())
