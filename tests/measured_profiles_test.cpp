@@ -5,9 +5,13 @@
 // with PyTorch's defaults), the prediction is within 3 % of the step PyTorch ran back to back in
 // every device call; ResNet-50 in channels_last, whose eager launches outlasted its 19 ms of GPU
 // work on two of the three machines, is checked to stay below the measured step, never above.
+// Layer by layer, the head-start times are checked against the GPU kernel busy time of a
+// torch.profiler trace of the same model on the same card (imported by ddpsim).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -100,6 +104,43 @@ TEST(MeasuredH100Profiles, SimulateTheirLayersPlusOptimizerAsTheRunChecked) {
         EXPECT_NEAR(step / real, 1.0, 0.03) << "call " << m["call"] << ": " << real << " s";
       else
         EXPECT_LT(step, real * 1.03) << "call " << m["call"] << ": " << real << " s";
+    }
+  }
+}
+
+// Each layer's head-start time (forward + backward) against the kernel busy time the trace gives
+// it. The head start also counts the GPU's gaps between kernels (a few microseconds each), so it
+// runs a few percent longer, most on small layers: measured, the differences summed over all
+// layers are 5.3 % (ResNet-50) and 3.5 % (GPT-2) of the total, and every kind that holds at least
+// 5 % of the step is within 16 % (ReLU; convolutions +6.6 %, batch norm +2.5 %, GPT-2's kinds +2.6
+// to +7.7 %), dropout's 1 % of GPT-2's step +30 %. The bounds (8 %, 20 %) were set after these
+// two measurements: they guard the recorded files and their loading, not a new measurement.
+TEST(MeasuredH100Profiles, HeadStartLayerTimesMatchTheTracesKernelBusyTime) {
+  const std::pair<const char*, const char*> pairs[] = {
+      {"resnet50.defaults.profile.yaml", "resnet50.defaults.trace.profile.yaml"},
+      {"gpt2_small_sdpa.profile.yaml", "gpt2_small_sdpa.trace.profile.yaml"},
+  };
+  for (const auto& [marked, traced] : pairs) {
+    SCOPED_TRACE(marked);
+    const ModelRun a = load_profile(kDir + "/" + marked).runs.at(0);
+    const ModelRun b = load_profile(kDir + "/" + traced).runs.at(0);
+    ASSERT_EQ(a.layers.size(), b.layers.size());
+    double total = 0, difference = 0;
+    std::map<LayerKind, std::pair<double, double>> kinds;
+    for (size_t i = 0; i < a.layers.size(); ++i) {
+      ASSERT_EQ(a.layers[i].name, b.layers[i].name);
+      const double x = a.layers[i].fwd.median + a.layers[i].bwd.median;
+      const double y = b.layers[i].fwd.median + b.layers[i].bwd.median;
+      total += x;
+      difference += std::abs(x - y);
+      kinds[a.layers[i].kind].first += x;
+      kinds[a.layers[i].kind].second += y;
+    }
+    EXPECT_LT(difference / total, 0.08);
+    for (const auto& [kind, times] : kinds) {
+      if (times.first > 0.05 * total) {
+        EXPECT_NEAR(times.first / times.second, 1.0, 0.2) << layer_kind_key(kind);
+      }
     }
   }
 }
