@@ -253,7 +253,7 @@ TEST(PyTorchTime, ProfilePredictsAMeasuredTransformerStep) { expect_predicted_st
 // whose layers and optimizer add up to the check's predicted step; on a CPU the layer times are
 // scaled to the plain step less its optimizer, so the check's gap is zero and ddpsim's
 // single-GPU step is that plain step (the GPU path keeps the marks as measured: its profiles
-// under scenarios/profiles/h100-torch/ are checked by measured_profiles_test).
+// under scenarios/profiles/h100-2026-11-28/ are checked by measured_profiles_test).
 TEST(PyTorchTime, FrameworkChoicesWriteAProfileThatAddsUpToTheCheckedStep) {
   REQUIRE_TORCH();
   const fs::path dir = kScratch.fresh("framework-choices");
