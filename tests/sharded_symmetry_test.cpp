@@ -119,6 +119,12 @@ std::vector<Case> cases() {
     out.push_back({std::string(sharding) + "-ckpt", {s, "training.activation_checkpointing=true"}});
     out.push_back({std::string(sharding) + "-accum2", {s, "training.gradient_accumulation=2"}});
   }
+  // A 4:1 oversubscribed fabric: the world ring and every rail cross each leaf once out and once
+  // in, in the slice as in the cluster.
+  out.push_back(
+      {"zero3-oversubscribed-4", {"sync.sharding=zero3", "cluster.fabric.oversubscription=4"}});
+  out.push_back({"fsdp-hybrid-oversubscribed-4",
+                 {"sync.sharding=fsdp-hybrid", "cluster.fabric.oversubscription=4"}});
   // FSDP's options change the schedule of every GPU alike.
   out.push_back({"zero3-no-overlap", {"sync.sharding=zero3", "sync.overlap=false"}});
   out.push_back({"zero3-unlimited-all-gathers",
@@ -168,6 +174,10 @@ TEST(ShardedSymmetry, AutoFoldsShardedRunsAndSaysWhy) {
                         &slice),
       "");
   EXPECT_EQ(slice, 16);
+  EXPECT_NE(symmetry_obstacle(
+                scenario(Size{64, 8, 16}, {"sync.sharding=zero3", "stragglers.sigma=0.1"}), &slice)
+                .find("drawn stragglers with sharding"),
+            std::string::npos);
   EXPECT_NE(
       symmetry_obstacle(
           scenario(Size{64, 8, 16}, {"sync.sharding=zero3", "sync.algorithm=hierarchical"}), &slice)

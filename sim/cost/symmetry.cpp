@@ -77,6 +77,11 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
       sync.algorithm == AllReduceAlgorithm::kHierarchical)
     return "sharding with the hierarchical algorithm is not folded (ring, tree and auto, which "
            "run NCCL's ring for all-gather and reduce-scatter, are)";
+  if (sync.sharding.strategy != Sharding::kNone && drawn_stragglers(s))
+    // A GPU's late all-gather holds every rank of the ring, unit by unit: the fold by the
+    // expected slowest draw is checked against seeded full runs for DDP only.
+    return "drawn stragglers with sharding (the expected-slowest fold is checked for DDP, not "
+           "for per-unit all-gathers)";
   if (sync.fusion.enabled) return "Horovod fusion (its coordination cost grows with the GPUs)";
   if (sync.schedule != CommSchedule::kFifo) return "priority scheduling is not folded";
   const DataSpec& d = s.data;
