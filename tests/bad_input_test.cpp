@@ -275,7 +275,8 @@ const std::vector<BadInput>& bad_inputs() {
        "servers are not folded (a server's NIC also carries its node's own pushes and pulls: no "
        "slice reproduces its sharing between them and every worker of the cluster); symmetric "
        "scope supports all-reduce and local SGD with algorithm ring, hierarchical, tree, nvls or "
-       "auto in flow mode, and synchronous dedicated parameter servers, FIFO bucket order, without "
+       "auto in flow mode, sharded data parallelism (zero1, zero2, zero3, fsdp-hybrid) with ring, "
+       "tree or auto, and synchronous dedicated parameter servers, FIFO bucket order, without "
        "alpha-beta tables, fixed stragglers or loader stalls, on full leaves (drawn stragglers "
        "fold as the expected slowest of N draws) (or use scope full or auto)"},
       {"stall_without_duration.yaml", kSimulate, "17:3",

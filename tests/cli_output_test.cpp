@@ -229,6 +229,28 @@ TEST(CliTables, BenchSetVariesItsScenario) {
             json::parse(plain.out)[0]["iteration_time_s"].get<double>());
 }
 
+TEST(CliTables, BenchRunsShardedRowsFullAndSymmetric) {
+  // Issue 27: a sharded bench (GPT-2 small, zero3 and fsdp-hybrid) folds like DDP's, exactly.
+  for (const char* sharding : {"zero3", "fsdp-hybrid"}) {
+    const Exited r =
+        ddpsim({"bench", "--gpus", "64", "--model", "gpt2", "--vs-full", "--set",
+                std::string("sync.sharding=") + sharding, "--set", "training.batch_per_gpu=1",
+                "--set", "training.optimizer=adam", "--set", "training.precision=bf16", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json rows = json::parse(r.out);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0]["scope"], "full");
+    EXPECT_EQ(rows[1]["scope"], "symmetric");
+    EXPECT_EQ(rows[1]["status"], "ok") << rows[1];
+    EXPECT_EQ(rows[1]["simulated_nodes"], 2);
+    EXPECT_LE(std::abs(rows[1]["vs_full"].get<double>()), 0.01) << rows[1];
+  }
+  const Exited text = ddpsim({"bench", "--gpus", "64", "--model", "gpt2", "--scope", "symmetric",
+                              "--set", "sync.sharding=zero1"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("overlap, sharding zero1)"), std::string::npos) << text.out;
+}
+
 // ---------------------------------------------------------------- sizes and --no-baseline
 
 TEST(CliSummary, SizesAreInOneBinaryUnitFamily) {

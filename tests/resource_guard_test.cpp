@@ -255,3 +255,44 @@ TEST(ResourceGuardCli, MaxWallThatIsNotReachedChangesNothing) {
 
 }  // namespace
 }  // namespace ddpsim
+
+namespace ddpsim {
+namespace {
+
+// Sharded runs (issue 27): the estimate counts the collectives sharded_worker.cpp issues, one
+// flow per ring edge and rank and a latency sleep per rank each, and fsdp-hybrid's second FIFO.
+TEST(ResourceEstimate, ShardedRunsCountTheirAllGathersAndReduceScatters) {
+  const std::string llama = kSourceDir + "/scenarios/llama2-7b-64xh100.yaml";
+  auto at = [&](const char* sharding, int nodes) {
+    return load_scenario(
+        llama, {std::string("sync.sharding=") + sharding, "cluster.nodes=" + std::to_string(nodes),
+                "training.gradient_accumulation=1", "training.iterations=1", "training.warmup=0",
+                "simulation.scope=full"});
+  };
+  Model model;
+  std::string error;
+  ASSERT_TRUE(build_model(at("zero3", 8).model, &model, &error)) << error;
+  const IterationPlan plan = build_iteration_plan(at("zero3", 8), model);
+  const double units = static_cast<double>(plan.units.size());
+  const double buckets = static_cast<double>(plan.buckets.size());
+  ASSERT_GT(units, 1);
+  ASSERT_GT(buckets, units);
+  // 8 channels over 8 GPUs per node: two distinct out-edges per rank.
+  for (int nodes : {8, 64}) {
+    const double p = nodes * 8;
+    EXPECT_DOUBLE_EQ(estimate(at("zero3", nodes)).messages_per_step, 3 * units * p * 2);
+    EXPECT_DOUBLE_EQ(estimate(at("fsdp-hybrid", nodes)).messages_per_step, 4 * units * p * 2);
+    EXPECT_DOUBLE_EQ(estimate(at("zero1", nodes)).messages_per_step, 2 * buckets * p * 2);
+    EXPECT_EQ(estimate(at("zero3", nodes)).actors, 2 * static_cast<int64_t>(p) + 1);
+    EXPECT_EQ(estimate(at("fsdp-hybrid", nodes)).actors, 3 * static_cast<int64_t>(p) + 1);
+  }
+  // Flow mode grows with the GPUs, not their square: 8x the GPUs is at most ~16x the time
+  // (the per-event cost grows with log2 of the GPUs).
+  const double small = estimate(at("zero1", 8)).wall_seconds;
+  const double big = estimate(at("zero1", 64)).wall_seconds;
+  EXPECT_GT(big, 8 * small);
+  EXPECT_LT(big, 16 * small);
+}
+
+}  // namespace
+}  // namespace ddpsim

@@ -1,4 +1,5 @@
-// ddpsim bench: wall time and peak memory to simulate one ResNet-50 iteration at growing scale,
+// ddpsim bench: wall time and peak memory to simulate one iteration (ResNet-50, or --model; with
+// --set sync.sharding=... a sharded run) at growing scale,
 // each point in its own process (what a user's `simulate` pays, without the baseline run), in
 // the full and the symmetric scope (sim/cost/symmetry.h), with symmetric's deviation from full
 // where full runs. A full point the resource guard refuses is reported, not run. --set varies
@@ -18,6 +19,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
 #include "sim/results/result_json.h"
+#include "sim/scenario/enum_names.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/util/input_error.h"
 #include "sim/util/isolated.h"
@@ -58,11 +60,24 @@ simulation: {{scope: {scope}}}
                      fmt::arg("scope", scope));
 }
 
-// The issue-16 targets on one core of the build machine (README, "Simulator performance").
-std::string target(int gpus, bool symmetric, double wall, double rss_bytes) {
+// The issue-16 targets (DDP) and issue-27 targets (sharded: Llama-2-7B, docs/scale.md) on one
+// core of the build machine.
+std::string target(int gpus, bool symmetric, double wall, double rss_bytes, Sharding sharding) {
   auto verdict = [](bool met, const char* what) {
     return std::string(what) + (met ? ": met" : ": MISSED");
   };
+  if (sharding != Sharding::kNone) {
+    const bool fsdp = sharding == Sharding::kZero3 || sharding == Sharding::kHybrid;
+    if (symmetric && gpus == 16384 && fsdp)
+      return verdict(wall <= 10 && rss_bytes <= 1024.0 * 1024 * 1024, "<= 10 s, <= 1 GiB");
+    if (symmetric && gpus == 131072 && fsdp)
+      return verdict(wall <= 60 && rss_bytes <= 1024.0 * 1024 * 1024, "<= 60 s, <= 1 GiB");
+    if (!symmetric && gpus == 4096 && sharding == Sharding::kZero3)
+      return verdict(wall <= 30, "<= 30 s");
+    if (!symmetric && gpus == 512 && sharding == Sharding::kZero1)
+      return verdict(wall <= 5, "<= 5 s");
+    return "-";
+  }
   if (symmetric && gpus == 16384) return verdict(wall <= 10, "<= 10 s");
   if (symmetric && gpus == 131072)
     return verdict(wall <= 60 && rss_bytes <= 1024.0 * 1024 * 1024, "<= 60 s, <= 1 GiB");
@@ -127,7 +142,8 @@ Row run_point(int gpus, const char* scope) {
   }
   row.status = "ok";
   row.result = result_from_json(nlohmann::json::parse(row.child.payload));
-  row.target = target(gpus, symmetric, row.child.wall_seconds, row.child.max_rss_kib * 1024.0);
+  row.target = target(gpus, symmetric, row.child.wall_seconds, row.child.max_rss_kib * 1024.0,
+                      scenario.sync.sharding.strategy);
   return row;
 }
 
@@ -161,11 +177,17 @@ int run() {
   if (opts.scope != "full" || opts.vs_full) scopes.push_back("symmetric");
   const bool text = opts.format.text();
   if (text) {
+    const Scenario first =
+        parse_scenario_text(bench_scenario(8, "full"), "<bench>", opts.overrides);
+    const std::string sharding =
+        first.sync.sharding.strategy == Sharding::kNone
+            ? ""
+            : std::string(", sharding ") + enum_name(first.sync.sharding.strategy);
     std::printf(
-        "# ddpsim bench: one %s iteration (flow-mode ring, 25 MiB buckets, overlap), "
+        "# ddpsim bench: one %s iteration (flow-mode ring, 25 MiB buckets, overlap%s), "
         "8 GPUs and 8 NICs per node, 16 nodes per leaf; vs-full: symmetric's iteration time "
         "against full's\n",
-        opts.model.c_str());
+        opts.model.c_str(), sharding.c_str());
     std::printf("# %6s %6s %-9s %9s %8s %14s %12s %10s %12s %9s  %s\n", "gpus", "nodes", "scope",
                 "simulated", "buckets", "iteration(ms)", "samples/s", "wall(s)", "peakRSS(MiB)",
                 "vs-full", "target");

@@ -23,7 +23,7 @@ bool communicates_per_tensor(const Scenario& s) {
   return s.sync.bucket_cap <= 0 || fusion || s.sync.schedule == CommSchedule::kPriority;
 }
 
-IterationPlan build_iteration_plan(const Scenario& scenario, const Model& model) {
+IterationPlan build_iteration_plan(const Scenario& scenario, const Model& model, int shard_group) {
   IterationPlan plan;
   plan.compute = plan_compute(scenario, model);
   if (scenario.training.activation_checkpointing) {
@@ -40,7 +40,7 @@ IterationPlan build_iteration_plan(const Scenario& scenario, const Model& model)
     plan.unit_of_layer.assign(model.layers.size(), 0);
     for (size_t u = 0; u < plan.units.size(); ++u)
       for (int l : plan.units[u].layers) plan.unit_of_layer[l] = static_cast<int>(u);
-    plan.compute.optimizer /= shard_group_size(scenario);
+    plan.compute.optimizer /= shard_group > 0 ? shard_group : shard_group_size(scenario);
   }
   plan.per_tensor = communicates_per_tensor(scenario);
   plan.buckets =

@@ -40,7 +40,11 @@ struct IterationPlan {
 // True when the scenario communicates per tensor (see IterationPlan::per_tensor).
 bool communicates_per_tensor(const Scenario& scenario);
 
-IterationPlan build_iteration_plan(const Scenario& scenario, const Model& model);
+// `shard_group`: the GPUs one shard of the optimizer state is split over, when the scenario
+// simulated is a slice of the cluster the run stands for (symmetric scope: the cluster's
+// shard_group_size, not the slice's); 0 takes the scenario's own.
+IterationPlan build_iteration_plan(const Scenario& scenario, const Model& model,
+                                   int shard_group = 0);
 
 // Pure helper, exposed for tests: cuts per-layer backward times at the buckets' ready layers.
 std::vector<double> backward_segments(const std::vector<LayerTime>& layers,

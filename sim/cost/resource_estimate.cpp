@@ -27,6 +27,10 @@ constexpr double kBaseMemoryBytes = 32.0 * 1024 * 1024;
 constexpr double kMemoryPerGpu = 12.0 * 1024;      // hosts, links, routes, per-rank state
 constexpr double kMemoryPerActor = 8.0 * 1024;     // resident part of its stack + context
 constexpr double kMemoryPerInFlightMessage = 256;  // a pending comm and its mailbox entry
+// A sharded rank's queued collective (its FIFO entry, label, semaphores, trace and meter
+// records): Llama-2-7B zero1 on 512 GPUs peaked at 272 MiB for 452 calls per rank and step
+// (ddpsim bench, issue 27), about 1 KiB per call beyond the rest of this estimate.
+constexpr double kMemoryPerShardedCall = 1024;
 
 // Distinct out-edges per rank of the ring (ring_allreduce.cpp): inside a node every ring goes
 // l -> l+1, so they share that edge; the rank where ring c leaves the node adds one more.
@@ -165,14 +169,48 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
     per_gpu += 1 + (c.gpus_per_node > 1 ? 2 : 0) + servers;
     extra += static_cast<int64_t>(servers) * (1 + s.sync.ps.server_threads);
   } else {
-    per_gpu += 1;  // the all-reduce stream
+    per_gpu += 1;  // the all-reduce stream (sharded: the shard group's FIFO)
+    if (s.sync.sharding.strategy == Sharding::kHybrid) per_gpu += 1;  // the FIFO across nodes
   }
   if (!s.data.synthetic) per_gpu += s.data.decode == DecodeKind::kGpu ? 2 : 3;
   e.actors = per_gpu * e.gpus + extra + 1;  // + a --max-wall watchdog
 
   // Messages: every bucket is synchronised once per optimizer step (local SGD: once per period).
-  double messages = 0, sleeps = 0;
+  double messages = 0, sleeps = 0, sharded_calls = 0;
+  const double micro = s.training.gradient_accumulation;
+  if (s.sync.sharding.strategy != Sharding::kNone) {
+    // Sharded (sharded_worker.cpp): every call is a flow-mode ring of one flow per edge and rank
+    // (world, node or rail) and a latency sleep per rank. zero1: a reduce-scatter per bucket on
+    // the last micro-batch and an all-gather per bucket after the update; zero2 reduce-scatters
+    // every micro-batch; zero3 and fsdp-hybrid gather every unit in forward and backward and
+    // reduce-scatter it every micro-batch (fsdp-hybrid then all-reduces the shard across nodes).
+    const double buckets = static_cast<double>(plan.buckets.size());
+    const double units = static_cast<double>(plan.units.size());
+    double calls = 0;
+    switch (s.sync.sharding.strategy) {
+      case Sharding::kZero1:
+        calls = 2 * buckets;
+        break;
+      case Sharding::kZero2:
+        calls = (micro + 1) * buckets;
+        break;
+      case Sharding::kZero3:
+        calls = 3 * units * micro;
+        break;
+      case Sharding::kHybrid:
+        calls = 4 * units * micro;
+        break;
+      case Sharding::kNone:
+        break;
+    }
+    const double edges = ring_edges_per_rank(c, channels_of(c, s.sync.channels));
+    messages = calls * p * edges;
+    sleeps = calls * p;
+    e.sync_cost = "sharded, flow mode: one flow per ring edge per all-gather and reduce-scatter";
+    sharded_calls = calls * p;
+  }
   for (const Bucket& bucket : plan.buckets) {
+    if (s.sync.sharding.strategy != Sharding::kNone) break;
     const SyncCost cost = s.sync.strategy == SyncStrategy::kParameterServer
                               ? parameter_server_cost(s, bucket.bytes)
                               : all_reduce_cost(s, bucket.bytes);
@@ -181,15 +219,21 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
     e.sync_cost = cost.description;
   }
   if (plan.buckets.empty()) e.sync_cost = "no gradients: no communication";
+  const double segments =
+      s.sync.sharding.strategy == Sharding::kZero3 || s.sync.sharding.strategy == Sharding::kHybrid
+          ? static_cast<double>(plan.units.size())
+          : 0;
   if (s.sync.strategy == SyncStrategy::kLocalSgd) {
     messages /= s.sync.local_sgd_period;
     sleeps /= s.sync.local_sgd_period;
   }
   const double buckets = static_cast<double>(plan.buckets.size());
-  const double micro = s.training.gradient_accumulation;
   // Per rank and step: data wait, forward and backward per micro-batch, a backward segment and a
-  // ready signal per bucket, the optimizer; a loader moves every batch through its stages.
-  double compute_events = p * (micro * 3 + 2 * buckets + 2);
+  // ready signal per bucket, the optimizer; a loader moves every batch through its stages. Per
+  // FSDP unit: a forward and a backward segment and a wait for each of its collectives.
+  // (zero3 and fsdp-hybrid have no backward segments per bucket: their units replace them.)
+  const double bucket_segments = segments > 0 ? 0 : buckets;
+  double compute_events = p * (micro * 3 + 2 * bucket_segments + 2 + micro * 5 * segments);
   if (!s.data.synthetic) compute_events += p * micro * 4;
   e.messages_per_step = messages;
   e.events_per_step = messages + sleeps + compute_events;
@@ -213,7 +257,7 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
         s.sync.mode == CollectiveMode::kChunked ? per_call / std::max(1.0, 2 * (p - 1)) : per_call;
   }
   e.memory_bytes = kBaseMemoryBytes + kMemoryPerGpu * p + kMemoryPerActor * e.actors +
-                   kMemoryPerInFlightMessage * in_flight;
+                   kMemoryPerInFlightMessage * in_flight + kMemoryPerShardedCall * sharded_calls;
   return e;
 }
 

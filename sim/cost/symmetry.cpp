@@ -13,7 +13,8 @@ namespace {
 
 const char* kSupported =
     "symmetric scope supports all-reduce and local SGD with algorithm ring, hierarchical, tree, "
-    "nvls or auto in flow mode, and synchronous dedicated parameter servers, FIFO bucket order, "
+    "nvls or auto in flow mode, sharded data parallelism (zero1, zero2, zero3, fsdp-hybrid) with "
+    "ring, tree or auto, and synchronous dedicated parameter servers, FIFO bucket order, "
     "without alpha-beta tables, fixed stragglers or loader stalls, on full leaves (drawn "
     "stragglers fold as the expected slowest of N draws)";
 
@@ -34,9 +35,13 @@ bool drawn_stragglers(const Scenario& s) {
          s.stragglers.kind == StragglerKind::kUniform;
 }
 
-bool uses_tree(AllReduceAlgorithm a) {
-  return a == AllReduceAlgorithm::kTree || a == AllReduceAlgorithm::kAuto ||
-         a == AllReduceAlgorithm::kNvls;
+// Sharded runs have no tree: NCCL runs all-gather and reduce-scatter as rings, and
+// fsdp-hybrid's all-reduce across nodes runs as one ring per rail (sync_factory.h).
+bool uses_tree(const SyncSpec& sync) {
+  const AllReduceAlgorithm a = sync.algorithm;
+  return sync.sharding.strategy == Sharding::kNone &&
+         (a == AllReduceAlgorithm::kTree || a == AllReduceAlgorithm::kAuto ||
+          a == AllReduceAlgorithm::kNvls);
 }
 
 }  // namespace
@@ -65,8 +70,18 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
   if (sync.mode == CollectiveMode::kChunked) return "chunked collective mode";
   if (sync.algorithm == AllReduceAlgorithm::kHalvingDoubling)
     return "halving-doubling is not folded (ring, hierarchical, tree, nvls and auto are)";
-  if (sync.sharding.strategy != Sharding::kNone)
-    return "sharded data parallelism (sync.sharding) is not folded";
+  // Sharded runs: every rank of a shard group issues the same all-gathers and reduce-scatters
+  // (ring over the world, or over a node plus a rail all-reduce for fsdp-hybrid), each a ring
+  // that folds as DDP's does. Hierarchical halves are not checked against full runs here.
+  if (sync.sharding.strategy != Sharding::kNone &&
+      sync.algorithm == AllReduceAlgorithm::kHierarchical)
+    return "sharding with the hierarchical algorithm is not folded (ring, tree and auto, which "
+           "run NCCL's ring for all-gather and reduce-scatter, are)";
+  if (sync.sharding.strategy != Sharding::kNone && drawn_stragglers(s))
+    // A GPU's late all-gather holds every rank of the ring, unit by unit: the fold by the
+    // expected slowest draw is checked against seeded full runs for DDP only.
+    return "drawn stragglers with sharding (the expected-slowest fold is checked for DDP, not "
+           "for per-unit all-gathers)";
   if (sync.fusion.enabled) return "Horovod fusion (its coordination cost grows with the GPUs)";
   if (sync.schedule != CommSchedule::kFifo) return "priority scheduling is not folded";
   const DataSpec& d = s.data;
@@ -83,7 +98,7 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
     // Two whole leaves: every leaf sends one ring boundary up and takes one in, as in the full
     // cluster, and a shared store's reads cross every leaf's downlink the same way.
     *slice_nodes = 2 * npl;
-    if (uses_tree(sync.algorithm) && c.fabric.oversubscription > 1)
+    if (uses_tree(sync) && c.fabric.oversubscription > 1)
       return "tree on an oversubscribed fabric (its leaf-crossing edges differ per leaf)";
   } else {
     // One leaf: no traffic crosses the fabric except shared-store reads, which all nodes of
@@ -91,7 +106,7 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
     if (shared_store) return "shared storage inside one leaf (every node shares its downlink)";
     *slice_nodes = 2;
   }
-  if (uses_tree(sync.algorithm)) {
+  if (uses_tree(sync)) {
     // The slice's trees must load their busiest NIC as the cluster's trees do.
     const int target = busiest_tree_node(c.nodes);
     while (*slice_nodes < c.nodes && busiest_tree_node(*slice_nodes) < target) {

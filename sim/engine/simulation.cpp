@@ -13,6 +13,7 @@
 
 #include "sim/cost/memory_fit.h"
 #include "sim/cost/resource_estimate.h"
+#include "sim/cost/shard_units.h"
 #include "sim/cost/symmetry.h"
 #include "sim/engine/data_feed_factory.h"
 #include "sim/engine/link_usage.h"
@@ -179,7 +180,8 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
   const ScopeDecision scope = decide_scope(full);
   const Scenario scenario = scope.symmetric ? slice_scenario(full, scope.slice_nodes) : full;
   const Model model = build_or_throw(scenario.model);
-  const IterationPlan plan = build_iteration_plan(scenario, model);
+  // Each GPU updates its shard of the cluster's optimizer state, not of the slice's.
+  const IterationPlan plan = build_iteration_plan(scenario, model, shard_group_size(full));
   std::vector<std::string> warnings = scenario.cluster.calibration_warnings;
   // The buffer broadcast is costed like a bucket: a measured table must cover its size too.
   std::vector<Bucket> collectives = plan.buckets;

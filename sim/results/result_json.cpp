@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace ddpsim {
 
@@ -337,18 +340,27 @@ json trace_to_chrome_json(const SimulationResult& r) {
                       {"dur", (e.end - e.start) * 1e6},
                       {"args", args_json(e)}});
   // Arrows from the backward segment that filled bucket k to the collective that reduced it.
+  // The target is the GPU's first comm slice of that bucket starting at or after the segment
+  // (the earliest in trace order on a tie), found in the slices indexed by (GPU, bucket) sorted
+  // by start: a scan of the whole trace per segment was quadratic (thousands of buckets).
+  std::map<std::pair<int, double>, std::vector<std::pair<double, size_t>>> comm_slices;
+  for (size_t i = 0; i < r.trace.size(); ++i) {
+    const TraceEvent& e = r.trace[i];
+    const auto b = e.numbers.find("bucket");
+    if (e.lane == "comm" && b != e.numbers.end())
+      comm_slices[{e.gpu, b->second}].emplace_back(e.start, i);
+  }
+  for (auto& [key, slices] : comm_slices) std::sort(slices.begin(), slices.end());
   int flow_id = 0;
   for (const auto& from : r.trace) {
     const auto bucket = from.numbers.find("bucket");
     if (from.lane != "compute" || bucket == from.numbers.end()) continue;
-    const TraceEvent* to = nullptr;
-    for (const auto& e : r.trace) {
-      const auto b = e.numbers.find("bucket");
-      if (e.gpu == from.gpu && e.lane == "comm" && b != e.numbers.end() &&
-          b->second == bucket->second && e.start >= from.start && (!to || e.start < to->start))
-        to = &e;
-    }
-    if (to == nullptr) continue;
+    const auto slices = comm_slices.find({from.gpu, bucket->second});
+    if (slices == comm_slices.end()) continue;
+    const auto first = std::lower_bound(slices->second.begin(), slices->second.end(),
+                                        std::make_pair(from.start, size_t{0}));
+    if (first == slices->second.end()) continue;
+    const TraceEvent* to = &r.trace[first->second];
     const std::string name = "bucket " + std::to_string(static_cast<int>(bucket->second));
     ++flow_id;
     events.push_back({{"ph", "s"},
