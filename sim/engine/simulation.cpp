@@ -181,6 +181,8 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
   const Model model = build_or_throw(scenario.model);
   const IterationPlan plan = build_iteration_plan(scenario, model);
   std::vector<std::string> warnings = scenario.cluster.calibration_warnings;
+  warnings.insert(warnings.end(), scenario.cluster.input_warnings.begin(),
+                  scenario.cluster.input_warnings.end());
   // The buffer broadcast is costed like a bucket: a measured table must cover its size too.
   std::vector<Bucket> collectives = plan.buckets;
   if (uses_buffer_broadcast(scenario))
