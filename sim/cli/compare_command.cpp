@@ -423,7 +423,8 @@ const bool registered = register_command({
     25,
     [](CLI::App* app) {
       // Required, but checked in run(): `--csv scenario.yaml` gives it to --csv's old FILE.
-      app->add_option("scenario", opts.scenario, "Scenario YAML file (the cluster and training)");
+      app->add_option("scenario", opts.scenario,
+                      "Scenario YAML file (the cluster and training; required)");
       app->add_option("--models", opts.models, "Models to compare (default: the scenario's)")
           ->delimiter(',')
           ->allow_extra_args(false);
