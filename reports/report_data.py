@@ -21,7 +21,7 @@ BUCKET_KEY = "sync.bucket_cap"
 
 NUMERIC = {
     "point", "nodes", "gpus_per_node", "gpus", "nic_count", "nic_bandwidth_bytes_per_s",
-    "batch_per_gpu", "gradient_accumulation", "ps_servers", "bucket_cap_bytes",
+    "batch_per_gpu", "gradient_accumulation", "ps_servers", "bucket_cap_bytes", "gradient_bytes",
     "compute_efficiency", "data_sample_bytes", "global_batch", "iteration_time_s",
     "samples_per_second", "single_gpu_samples_per_second", "scaling_efficiency", "data_wait_s",
     "forward_s", "backward_s", "exposed_comm_s", "straggler_wait_s", "optimizer_s", "comm_time_s",

@@ -243,7 +243,8 @@ const std::vector<BadInput>& bad_inputs() {
        "gradient_order[1]: unknown parameter 'fc.bias'"},
       {"hf_config_unsupported.yaml", kSimulate, "files/hf_t5_config.json:4:17",
        "model_type: model type 't5' is not supported; supported: gpt2, bert, llama, mistral, "
-       "vit (or export the model from PyTorch: docs/model-import.md)"},
+       "qwen2, gemma, gemma2, phi3, vit (or export the model from PyTorch: "
+       "docs/model-import.md)"},
       {"hf_config_sequence_too_long.yaml", kSimulate, "11:20",
        "model.sequence_length for 'hf_gpt2_config' must be at most 1024 (its "
        "max_position_embeddings), got 2048"},
@@ -308,7 +309,9 @@ const std::vector<BadInput>& bad_inputs() {
       {"sweep_too_many_points.yaml", kSweep, "12:3",
        "the sweep has 1.84e+19 points (the product of its 16 axes' sizes), more than the 1000000 "
        "one sweep may have: sweep fewer values, or run several sweeps"},
-      {"tab_indentation.yaml", kSimulate, "10:6", "YAML syntax error: illegal map value"},
+      {"tab_indentation.yaml", kSimulate, "10:1",
+       "YAML syntax error: a tab in the indentation; YAML indents with spaces only (replace the "
+       "tab with spaces)"},
       {"unclosed_quote.yaml", kSimulate, "10:9",
        "unknown model 'resnet50 '; known models: resnet50, resnet101, resnet152, "
        "resnext50-32x4d, resnext101-32x8d, vgg16, alexnet, inception-v3, vit-b16, bert-base, "
@@ -676,9 +679,9 @@ std::vector<CommandMistake> output_folder_mistakes() {
                "error: " + s.folder +
                    ": cannot write the file (-o): it is a folder, not a "
                    "regular file\n"});
-  m.push_back({"compare --csv /dev/null",
-               {"compare", s.good, "--strategies", "ring", "--csv", "/dev/null"},
-               "error: /dev/null: cannot write the file (--csv): it is a character device (like "
+  m.push_back({"compare -o /dev/null",
+               {"compare", s.good, "--strategies", "ring", "-o", "/dev/null"},
+               "error: /dev/null: cannot write the file (-o): it is a character device (like "
                "/dev/null, /dev/zero or a terminal), not a regular file\n"});
   if (matplotlib_available()) {  // the report of a real run, written where it cannot be
     const std::string run = s.dir + "/report-source";
@@ -690,9 +693,9 @@ std::vector<CommandMistake> output_folder_mistakes() {
                    "error: " + where + ": cannot write the report here: not a folder\n"});
     }
   }
-  m.push_back({"compare --csv in a missing folder under a file",
-               {"compare", s.good, "--strategies", "ring", "--csv", s.a_file + "/x/cells.csv"},
-               "error: " + s.a_file + "/x: cannot create the output folder (--csv): " + s.a_file +
+  m.push_back({"compare -o in a missing folder under a file",
+               {"compare", s.good, "--strategies", "ring", "-o", s.a_file + "/x/cells.csv"},
+               "error: " + s.a_file + "/x: cannot create the output folder (-o): " + s.a_file +
                    " is a file, not a folder\n"});
   return m;
 }
@@ -711,10 +714,13 @@ std::vector<CommandMistake> option_mistakes() {
   }
   option("--max-wall -1", {"simulate", s.good, "-o", out, "--max-wall", "-1"},
          "--max-wall: expected a number > 0, got -1");
-  for (const char* value : {"nan", "inf", "0", "1.5", "-2"}) {
+  // -j 0 is one process per CPU, the default of sweep, compare and validate (docs/cli.md).
+  for (const char* value : {"nan", "inf", "1.5", "-2"}) {
     option(std::string("-j ") + value,
            {"sweep", s.good, "--sweep", "cluster.nodes=1,2", "-o", out, "-j", value},
-           std::string("--jobs: expected a whole number >= 1, got '") + value + "'");
+           std::string("--jobs: expected a whole number >= 0, got '") + value + "'");
+    option(std::string("compare -j ") + value, {"compare", s.good, "-j", value},
+           std::string("--jobs: expected a whole number >= 0, got '") + value + "'");
   }
   option("validate -j nan", {"validate", "-j", "nan", "-o", out},
          "--jobs: expected a whole number >= 0, got 'nan'");
@@ -897,7 +903,7 @@ TEST(BadInputs, OutputFoldersThatAreFilesDevicesOrUnwritableAreBadInput) {
 
 TEST(BadInputs, NumericOptionsRefuseNanAndInfinityAndSetErrorsNameTheirOption) {
   const auto mistakes = option_mistakes();
-  EXPECT_EQ(mistakes.size(), 35u);
+  EXPECT_EQ(mistakes.size(), 38u);
   expect_refused(mistakes);
 }
 

@@ -80,7 +80,7 @@ TEST(CliOptions, HelpShowsEveryDefault) {
       << simulate.out;
   EXPECT_NE(simulate.out.find("--max-wall FLOAT:POSITIVE=0"), std::string::npos) << simulate.out;
   const Exited sweep = ddpsim({"sweep", "--help"});
-  EXPECT_NE(sweep.out.find("-j,--jobs INT:POSITIVE=1"), std::string::npos) << sweep.out;
+  EXPECT_NE(sweep.out.find("-j,--jobs INT:NONNEGATIVE=0"), std::string::npos) << sweep.out;
   const Exited bench = ddpsim({"bench", "--help"});
   EXPECT_NE(bench.out.find("--gpus INT=[8,64,512,4096,16384,131072]"), std::string::npos)
       << bench.out;

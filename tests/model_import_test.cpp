@@ -199,7 +199,8 @@ TEST(HfConfig, SequenceLengthBeyondThePositionTableIsRefused) {
 TEST(HfConfig, MistakesAreLocated) {
   EXPECT_EQ(error_of([] { parse_hf_config("{\n  \"model_type\": \"t5\"\n}\n", "c.json", "c"); }),
             "c.json:2:17: model_type: model type 't5' is not supported; supported: gpt2, bert, "
-            "llama, mistral, vit (or export the model from PyTorch: docs/model-import.md)");
+            "llama, mistral, qwen2, gemma, gemma2, phi3, vit (or export the model from PyTorch: "
+            "docs/model-import.md)");
   EXPECT_EQ(error_of([] {
               parse_hf_config("{\"model_type\": \"llama\",\n \"architectures\": [\"LlamaModel\"]}",
                               "c.json", "c");

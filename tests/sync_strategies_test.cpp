@@ -253,7 +253,7 @@ TEST(CompareCommand, EachCellIsTheSimulationOfItsOverrides) {
   const std::string csv = ::testing::TempDir() + "compare.csv";
   const Command c = run_shell(std::string(DDPSIM_BINARY) + " compare " + scenario +
                               " --set cluster.nodes=2 --nic 10Gbps,100Gbps"
-                              " --strategies ring,ps:2:colocated --csv " +
+                              " --strategies ring,ps:2:colocated -o " +
                               csv);
   ASSERT_EQ(c.code, 0) << c.output;
   EXPECT_NE(c.output.find("ring"), std::string::npos);

@@ -1,15 +1,25 @@
 // ddpsim compare SCENARIO [--models a,b] [--nic 10Gbps,...] [--strategies ring,ps:4,...]
-//                         [--set key=value ...] [--csv FILE]
+//                         [--set key=value ...] [-o FILE] [--csv] [-j N]
 //
 // "Parameter server or all-reduce, which algorithm, for my model on my network?": simulates every
 // (model, NIC bandwidth, strategy) cell of the scenario through the same --set overrides a user
 // would type, one simulate() per cell, and prints samples/s and scaling efficiency as a pivot
-// table (rows: model x NIC, columns: strategies; * marks each row's fastest).
+// table (rows: model x NIC, columns: strategies; * marks each row's fastest). With -j N the
+// cells run in N forked processes (SimGrid allows one engine per process); each child hands its
+// numbers back in a file of hexadecimal floats, so the table is byte-identical to -j 1.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <map>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,6 +28,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/scenario/enum_names.h"
 #include "sim/scenario/scenario_loader.h"
+#include "sim/sweep/process_pool.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/input_error.h"
 #include "sim/util/output_folder.h"
@@ -32,7 +43,10 @@ struct Options {
   std::vector<std::string> nics;
   std::vector<std::string> strategies{"ring", "hierarchical", "ps:1", "ps:4", "ps:8"};
   std::vector<std::string> overrides;
-  std::string csv;
+  std::string out;       // -o FILE: every cell's numbers as CSV, beside the table
+  std::string csv_file;  // --csv FILE: the old spelling of -o FILE (deprecated)
+  bool csv = false;      // --csv: print every cell's numbers as CSV instead of the table
+  int jobs = 0;
 } opts;
 
 const char* kStrategyHelp =
@@ -135,15 +149,140 @@ struct Cell {
   int max_batch = 0;
 };
 
+// What the table and the CSV need of one simulation; crosses a process boundary as text.
+struct Outcome {
+  double samples_per_second = 0, iteration_time = 0, exposed_comm_share = 0, memory = 0;
+  int gpus = 0, max_batch = 0;
+  bool fits = true;
+  std::string bottleneck;
+};
+
+Outcome outcome_of(const SimulationResult& r) {
+  return {r.samples_per_second, r.iteration_time, r.exposed_comm_share,
+          r.memory.total,       r.gpus,           r.memory.max_batch_that_fits,
+          r.memory.fits,        r.bottleneck};
+}
+
+// Hexadecimal floats round-trip every double exactly: -j N prints what -j 1 prints.
+std::string encode(const Outcome& o) {
+  return fmt::format("{:a} {:a} {:a} {:a} {} {} {} {}\n", o.samples_per_second, o.iteration_time,
+                     o.exposed_comm_share, o.memory, o.gpus, o.max_batch, o.fits ? 1 : 0,
+                     o.bottleneck);
+}
+
+Outcome decode(const std::string& text) {
+  std::istringstream in(text);
+  std::string a, b, c, d;
+  Outcome o;
+  int fits = 0;
+  in >> a >> b >> c >> d >> o.gpus >> o.max_batch >> fits;
+  std::getline(in >> std::ws, o.bottleneck);
+  if (!in && !in.eof()) throw std::runtime_error("compare: unreadable cell result '" + text + "'");
+  o.samples_per_second = std::strtod(a.c_str(), nullptr);
+  o.iteration_time = std::strtod(b.c_str(), nullptr);
+  o.exposed_comm_share = std::strtod(c.c_str(), nullptr);
+  o.memory = std::strtod(d.c_str(), nullptr);
+  o.fits = fits != 0;
+  return o;
+}
+
 std::string with_commas(double v) {
   std::string s = fmt::format("{:.0f}", v);
   for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
   return s;
 }
 
+// Simulates every scenario, `jobs` at a time, and returns their outcomes in order. `label(i)`
+// names a run in the progress lines on stderr. A failed run fails the comparison with the
+// child's own message (an InputError stays exit 2).
+std::vector<Outcome> simulate_all(const std::vector<const Scenario*>& scenarios, int jobs,
+                                  const std::function<std::string(size_t)>& label) {
+  std::vector<Outcome> outcomes(scenarios.size());
+  if (jobs <= 1 || scenarios.size() <= 1) {
+    for (size_t i = 0; i < scenarios.size(); ++i) {
+      std::fprintf(stderr, "%s ...\n", label(i).c_str());
+      outcomes[i] = outcome_of(simulate(*scenarios[i], {TraceGpus::none(), false}));
+    }
+    return outcomes;
+  }
+  namespace fs = std::filesystem;
+  std::string pattern = (fs::temp_directory_path() / "ddpsim-compare-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw std::runtime_error("cannot create a temporary folder for -j: " + pattern);
+  const fs::path folder = pattern;
+  struct Cleanup {
+    fs::path folder;
+    ~Cleanup() {
+      std::error_code ignored;
+      fs::remove_all(folder, ignored);
+    }
+  } cleanup{folder};
+  auto file = [&](size_t i) { return folder / std::to_string(i); };
+  std::vector<size_t> tasks(scenarios.size());
+  for (size_t i = 0; i < tasks.size(); ++i) tasks[i] = i;
+  PoolOptions pool;
+  pool.jobs = jobs;
+  volatile std::sig_atomic_t stop = 0;  // after the first failure, start nothing more
+  pool.stop = &stop;
+  std::optional<TaskOutcome> failed;
+  size_t done = 0;
+  run_in_processes(
+      tasks, pool,
+      [&](size_t i) {
+        write_file_atomic(file(i).string(),
+                          encode(outcome_of(simulate(*scenarios[i], {TraceGpus::none(), false}))));
+      },
+      [&](const TaskOutcome& outcome) {
+        if (outcome.interrupted) return;
+        std::fprintf(stderr, "%s done (%zu/%zu)\n", label(outcome.task).c_str(), ++done,
+                     tasks.size());
+        if (outcome.exit_code != 0 && !failed) {
+          failed = outcome;
+          stop = 1;
+        }
+      },
+      [] {});
+  if (failed) {
+    if (failed->exit_code == kExitBadInput) throw InputError(failed->error);
+    throw std::runtime_error(label(failed->task) + ": " + failed->error);
+  }
+  for (size_t i = 0; i < scenarios.size(); ++i) {
+    std::ifstream in(file(i));
+    std::stringstream text;
+    text << in.rdbuf();
+    outcomes[i] = decode(text.str());
+  }
+  return outcomes;
+}
+
+CLI::Option* csv_option = nullptr;
+
+bool yaml_name(const std::string& path) {
+  auto ends = [&](const std::string& tail) {
+    return path.size() >= tail.size() &&
+           path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  return ends(".yaml") || ends(".yml");
+}
+
 int run() {
+  opts.csv = csv_option->count() > 0 && opts.csv_file.empty();
+  if (opts.scenario.empty() && yaml_name(opts.csv_file)) {  // `compare --csv scenario.yaml`
+    opts.scenario = opts.csv_file;
+    opts.csv_file.clear();
+    opts.csv = true;
+  }
+  if (opts.scenario.empty()) throw InputError("scenario is required (see --help)");
+  if (!opts.csv_file.empty()) {
+    std::fprintf(stderr,
+                 "note: --csv FILE is deprecated; write -o %s (--csv alone prints the "
+                 "cells as CSV on stdout)\n",
+                 opts.csv_file.c_str());
+    if (opts.out.empty()) opts.out = opts.csv_file;
+  }
   const Scenario base = load_scenario(opts.scenario, opts.overrides);
-  if (!opts.csv.empty()) check_output_file(opts.csv, "--csv");
+  const std::string out_option = opts.csv_file.empty() ? "-o" : "--csv";
+  if (!opts.out.empty()) check_output_file(opts.out, out_option);
   const std::vector<std::string> models =
       opts.models.empty() ? std::vector<std::string>{base.model.name} : opts.models;
   const std::vector<std::string> nics =
@@ -184,11 +323,25 @@ int run() {
         if (!baselines.count(m)) baselines.emplace(m, single_gpu_baseline(jobs.back().scenario));
       }
 
-  std::map<size_t, double> single;  // per model: single-GPU samples/s
+  // The baselines first (in model order), then the cells: one list for the process pool.
+  std::vector<const Scenario*> runs;
+  std::vector<size_t> baseline_model;
   for (const auto& [m, scenario] : baselines) {
-    std::fprintf(stderr, "baseline %s on one GPU ...\n", models[m].c_str());
-    single[m] = simulate(scenario, {TraceGpus::none(), false}).samples_per_second;
+    runs.push_back(&scenario);
+    baseline_model.push_back(m);
   }
+  for (const Job& job : jobs) runs.push_back(&job.scenario);
+  const size_t first_cell = baseline_model.size();
+  const std::vector<Outcome> outcomes = simulate_all(runs, resolve_jobs(opts.jobs), [&](size_t i) {
+    if (i < first_cell) return "baseline " + models[baseline_model[i]] + " on one GPU";
+    const Job& job = jobs[i - first_cell];
+    return fmt::format("[{}/{}] {} {} {}", i - first_cell + 1, jobs.size(), models[job.model],
+                       nics[job.nic], opts.strategies[job.strategy]);
+  });
+  std::map<size_t, double> single;  // per model: single-GPU samples/s
+  for (size_t i = 0; i < first_cell; ++i)
+    single[baseline_model[i]] = outcomes[i].samples_per_second;
+
   std::vector<std::vector<Cell>> table(models.size() * nics.size(),
                                        std::vector<Cell>(strategy_sets.size()));
   std::string csv =
@@ -196,21 +349,24 @@ int run() {
       "iteration_time_s,exposed_comm_share,bottleneck,memory_bytes,fits,max_batch\n";
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Job& job = jobs[i];
-    std::fprintf(stderr, "[%zu/%zu] %s %s %s ...\n", i + 1, jobs.size(), models[job.model].c_str(),
-                 nics[job.nic].c_str(), opts.strategies[job.strategy].c_str());
-    const SimulationResult r = simulate(job.scenario, {TraceGpus::none(), false});
+    const Outcome& r = outcomes[first_cell + i];
     Cell& cell = table[job.model * nics.size() + job.nic][job.strategy];
     cell.samples_per_second = r.samples_per_second;
     const double one = single[job.model];
     cell.efficiency = one > 0 ? r.samples_per_second / (r.gpus * one) : 0;
-    cell.memory = r.memory.total;
-    cell.fits = r.memory.fits;
-    cell.max_batch = r.memory.max_batch_that_fits;
+    cell.memory = r.memory;
+    cell.fits = r.fits;
+    cell.max_batch = r.max_batch;
     csv +=
         fmt::format("{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.0f},{},{}\n", models[job.model],
                     nics[job.nic], opts.strategies[job.strategy], r.gpus, r.samples_per_second,
                     cell.efficiency, r.iteration_time, r.exposed_comm_share, r.bottleneck,
                     cell.memory, cell.fits ? 1 : 0, cell.max_batch);
+  }
+  if (opts.csv) {
+    std::printf("%s", csv.c_str());
+    if (!opts.out.empty()) write_file_atomic(opts.out, csv);
+    return 0;
   }
 
   const ClusterSpec& c = base.cluster;
@@ -254,9 +410,9 @@ int run() {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     std::printf("%s\n", line.c_str());
   }
-  if (!opts.csv.empty()) {
-    write_file_atomic(opts.csv, csv);
-    std::printf("\nall cells: %s\n", opts.csv.c_str());
+  if (!opts.out.empty()) {
+    write_file_atomic(opts.out, csv);
+    std::printf("\nall cells: %s\n", opts.out.c_str());
   }
   return 0;
 }
@@ -266,8 +422,9 @@ const bool registered = register_command({
     "Compare synchronisation strategies across models and NIC speeds (pivot table)",
     25,
     [](CLI::App* app) {
-      app->add_option("scenario", opts.scenario, "Scenario YAML file (the cluster and training)")
-          ->required();
+      // Required, but checked in run(): `--csv scenario.yaml` gives it to --csv's old FILE.
+      app->add_option("scenario", opts.scenario,
+                      "Scenario YAML file (the cluster and training; required)");
       app->add_option("--models", opts.models, "Models to compare (default: the scenario's)")
           ->delimiter(',')
           ->allow_extra_args(false);
@@ -281,7 +438,13 @@ const bool registered = register_command({
           ->capture_default_str();
       add_repeatable(app, "--set", opts.overrides,
                      "Override a scenario value for every cell, e.g. --set cluster.nodes=8");
-      app->add_option("--csv", opts.csv, "Also write every cell's numbers to this CSV file");
+      app->add_option("-o,--out", opts.out, "Also write every cell's numbers to this CSV file");
+      // --csv is a flag in every command; `--csv FILE` (its old meaning here) still works.
+      csv_option = app->add_option("--csv", opts.csv_file,
+                                   "Print every cell's numbers as CSV instead of the table "
+                                   "(--csv FILE, deprecated: -o FILE)")
+                       ->expected(0, 1);
+      add_jobs_option(app, &opts.jobs, "Cells simulated in parallel");
     },
     run,
 });

@@ -188,7 +188,9 @@ const bool registered = register_command({
       app->add_option("scenario", opts.scenario, "Scenario YAML file with a data: section")
           ->required();
       app->add_option("--nodes", opts.nodes,
-                      "Node counts, e.g. 1,2,4,8: the job's GPUs spread over that many nodes")
+                      "Node counts, e.g. 1,2,4,8: the SAME job (the scenario's nodes x "
+                      "gpus_per_node GPUs) spread over that many nodes; the job does not grow "
+                      "(--keep-node-size grows it)")
           ->delimiter(',')
           ->allow_extra_args(false)
           ->check(CLI::PositiveNumber);

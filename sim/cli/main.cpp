@@ -2,10 +2,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <string>
 #include <vector>
 
 #include "sim/cli/command.h"
 #include "sim/util/build_info.h"
+#include "sim/util/closest_name.h"
 #include "sim/util/input_error.h"
 
 namespace ddpsim::cli {
@@ -28,6 +30,27 @@ std::vector<Command> registered_commands() {
   return commands;
 }
 
+namespace {
+
+// `ddpsim simulte ...`: CLI11 would only say the word was not expected. Name the commands there
+// are and the one most likely meant.
+bool unknown_command(int argc, char** argv, const std::vector<Command>& commands) {
+  if (argc < 2 || argv[1][0] == '-' || argv[1][0] == '\0') return false;
+  const std::string word = argv[1];
+  std::vector<std::string> names;
+  for (const Command& command : commands) {
+    if (command.name == word) return false;
+    names.push_back(command.name);
+  }
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+  std::string message = "error: unknown command '" + word + "'";
+  if (auto closest = closest_name(word, names)) message += "; did you mean " + *closest + "?";
+  std::fprintf(stderr, "%s (commands: %s; see --help)\n", message.c_str(), list.c_str());
+  return true;
+}
+
+}  // namespace
 }  // namespace ddpsim::cli
 
 int main(int argc, char** argv) {
@@ -41,6 +64,7 @@ int main(int argc, char** argv) {
   // Every option's help shows its default (subcommands inherit this).
   app.option_defaults()->always_capture_default();
   const std::vector<ddpsim::cli::Command> commands = ddpsim::cli::registered_commands();
+  if (ddpsim::cli::unknown_command(argc, argv, commands)) return ddpsim::kExitBadInput;
   std::vector<std::pair<CLI::App*, const ddpsim::cli::Command*>> subs;
   for (const auto& command : commands) {
     CLI::App* sub = app.add_subcommand(command.name, command.help);

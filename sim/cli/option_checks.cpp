@@ -1,8 +1,10 @@
 #include "sim/cli/option_checks.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <thread>
 
 #include "sim/engine/trace_selection.h"
 #include "sim/sweep/results_csv.h"
@@ -57,6 +59,15 @@ CLI::Validator trace_gpus_spec() {
 CLI::Option* add_repeatable(CLI::App* app, const std::string& name,
                             std::vector<std::string>& values, const std::string& help) {
   return app->add_option(name, values, help)->allow_extra_args(false)->take_all();
+}
+
+CLI::Option* add_jobs_option(CLI::App* app, int* jobs, const std::string& what) {
+  return app->add_option("-j,--jobs", *jobs, what + " (processes; 0: one per CPU)")
+      ->check(whole_number(0));
+}
+
+int resolve_jobs(int jobs) {
+  return jobs > 0 ? jobs : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 }  // namespace ddpsim::cli

@@ -23,4 +23,10 @@ CLI::Validator trace_gpus_spec();
 CLI::Option* add_repeatable(CLI::App* app, const std::string& name,
                             std::vector<std::string>& values, const std::string& help);
 
+// -j/--jobs, the same in sweep, compare and validate: N processes, 0 (the default) one per CPU.
+CLI::Option* add_jobs_option(CLI::App* app, int* jobs, const std::string& what);
+
+// The process count -j N asks for: N, or the CPUs there are (at least 1) for 0.
+int resolve_jobs(int jobs);
+
 }  // namespace ddpsim::cli

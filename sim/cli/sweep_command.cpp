@@ -36,7 +36,7 @@ namespace {
 struct Options {
   std::string scenario;
   std::string out_dir;
-  int jobs = 1;
+  int jobs = 0;
   std::vector<std::string> sweeps;
   std::vector<std::string> overrides;
   std::string shard;
@@ -236,7 +236,7 @@ int run() {
   size_t failures = 0;
   auto last_write = std::chrono::steady_clock::now();
   PoolOptions pool;
-  pool.jobs = opts.jobs;
+  pool.jobs = resolve_jobs(opts.jobs);
   pool.close_in_child = {store.lock_fd()};
   pool.stop = &g_stop;
   run_in_processes(
@@ -315,8 +315,7 @@ const bool registered = register_command({
           ->required();
       app->add_option("-o,--out", opts.out_dir,
                       "Output folder: results.csv, sweep.json, points/ (default out/<name>)");
-      app->add_option("-j,--jobs", opts.jobs, "Points simulated in parallel (processes)")
-          ->check(whole_number(1));
+      add_jobs_option(app, &opts.jobs, "Points simulated in parallel");
       add_repeatable(app, "--sweep", opts.sweeps,
                      "Sweep a value, e.g. --sweep cluster.nodes=1,2,4,8 (repeatable; "
                      "cartesian product)");

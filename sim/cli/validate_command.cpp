@@ -147,8 +147,7 @@ int run() {
   }
 
   PoolOptions pool;
-  pool.jobs = opts.jobs > 0 ? opts.jobs
-                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  pool.jobs = resolve_jobs(opts.jobs);
   std::map<size_t, std::string> failures;
   size_t done = 0;
   run_in_processes(
@@ -252,9 +251,7 @@ const bool registered = register_command({
       app->add_option("-o,--out", opts.out_dir,
                       "Output folder for validation.csv, validation.png and runs/ (default "
                       "out/validation)");
-      app->add_option("-j,--jobs", opts.jobs,
-                      "Scenarios simulated in parallel (processes; 0: one per CPU)")
-          ->check(whole_number(0));
+      add_jobs_option(app, &opts.jobs, "Scenarios simulated in parallel");
       app->add_option("--max-median", opts.max_median,
                       "Exit 1 when the overall median |error| exceeds this many percent")
           ->check(finite_number(0));

@@ -183,6 +183,8 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
   // Each GPU updates its shard of the cluster's optimizer state, not of the slice's.
   const IterationPlan plan = build_iteration_plan(scenario, model, shard_group_size(full));
   std::vector<std::string> warnings = scenario.cluster.calibration_warnings;
+  warnings.insert(warnings.end(), scenario.cluster.input_warnings.begin(),
+                  scenario.cluster.input_warnings.end());
   // The buffer broadcast is costed like a bucket: a measured table must cover its size too.
   std::vector<Bucket> collectives = plan.buckets;
   if (uses_buffer_broadcast(scenario))

@@ -91,8 +91,16 @@ struct LlamaConfig {
   int64_t vocab = 32000;
   int64_t sliding_window = 0;  // Mistral: keys per query at most; 0 = the whole sequence
   bool tied = false;
-  bool attention_bias = false;
+  bool attention_bias = false;  // q, k, v and o projections
   bool mlp_bias = false;
+  // The dense relatives built on the same tree (hf_config.cpp says which family sets what):
+  bool qkv_bias = false;           // Qwen2: q, k, v with a bias, o without
+  bool gelu_mlp = false;           // Gemma: GeGLU (tanh GELU on the gate) instead of SwiGLU
+  bool embed_scale = false;        // Gemma: embeddings times sqrt(hidden)
+  bool sandwich_norms = false;     // Gemma 2: RMSNorm after attention and around the MLP too
+  bool alternate_sliding = false;  // Gemma 2: the window applies to every other layer (0, 2, ...)
+  bool logit_softcap = false;      // Gemma 2: cap * tanh(logits / cap) before the loss
+  bool fused_projections = false;  // Phi-3: one qkv_proj and one gate_up_proj tensor
 };
 std::vector<Layer> llama(const LlamaConfig& config, int64_t seq);
 

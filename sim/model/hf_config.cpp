@@ -7,10 +7,19 @@
 //   mistral  (= heads), head_dim (hidden / heads), intermediate_size, vocab_size,
 //            max_position_embeddings, tie_word_embeddings (false), attention_bias (false),
 //            mlp_bias (false), sliding_window (mistral; null: none)
+//   qwen2    as llama, q/k/v always with a bias (modeling_qwen2.py); sliding_window ignored
+//            (Qwen2/2.5 configs ship use_sliding_window: false)
+//   gemma    as llama, head_dim (256), tie_word_embeddings (true); GeGLU, embeddings scaled
+//   gemma2   as gemma, sliding_window (4096) on every other layer, final_logit_softcapping
+//            (30.0; null: none), two more RMSNorms per layer
+//   phi3     as llama with fused qkv_proj and gate_up_proj; sliding_window as mistral's
 //   vit      hidden_size, num_hidden_layers, num_attention_heads, intermediate_size,
 //            image_size, patch_size, num_channels (3), qkv_bias (true), id2label / num_labels
+// Mixture-of-experts configs (mixtral, qwen2_moe, ... or any config with num_local_experts,
+// num_experts or n_routed_experts) are refused: ddpsim does not model experts (their routing,
+// all-to-all and per-expert gradients), and a dense reading would be silently wrong.
 // Default sequence lengths: GPT-2 n_positions (the context it was trained with); BERT 128 (as
-// the zoo's BERT, pretraining phase 1); Llama and Mistral max_position_embeddings, at most
+// the zoo's BERT, pretraining phase 1); the decoder families max_position_embeddings, at most
 // 8192 (Mistral 7B lists 32768 positions but was trained at 8192: Jiang et al. 2023, table 1).
 #include "sim/model/hf_config.h"
 
@@ -41,10 +50,28 @@ const std::vector<Family>& families() {
       {"bert", {"BertModel", "BertForMaskedLM", "BertForPreTraining", "BertForQuestionAnswering"}},
       {"llama", {"LlamaForCausalLM"}},
       {"mistral", {"MistralForCausalLM"}},
+      {"qwen2", {"Qwen2ForCausalLM"}},
+      {"gemma", {"GemmaForCausalLM"}},
+      {"gemma2", {"Gemma2ForCausalLM"}},
+      {"phi3", {"Phi3ForCausalLM"}},
       {"vit", {"ViTModel", "ViTForImageClassification"}},
   };
   return f;
 }
+
+// The decoder families built by zoo::llama.
+bool llama_like(const std::string& model_type) {
+  for (const char* t : {"llama", "mistral", "qwen2", "gemma", "gemma2", "phi3"})
+    if (model_type == t) return true;
+  return false;
+}
+
+// transformers' mixture-of-experts model types (their configuration_*.py files).
+const char* const kMoeTypes[] = {"mixtral",     "qwen2_moe",   "qwen3_moe", "phimoe",
+                                 "deepseek_v2", "deepseek_v3", "dbrx",      "olmoe",
+                                 "jamba",       "granitemoe",  "jetmoe",    "switch_transformers",
+                                 "nllb_moe",    "gpt_oss",     "llama4",    "minimax"};
+const char* const kExpertKeys[] = {"num_local_experts", "num_experts", "n_routed_experts"};
 
 template <class T>
 std::string join(const T& items) {
@@ -98,6 +125,16 @@ HfConfig parse_hf_config(const std::string& text, const std::string& path,
   for (const Family& f : families()) types.push_back(f.model_type);
   const YamlValue type = top.require("model_type", join(types));
   c.model_type = as_string(type);
+  auto refuse_moe = [&](const YamlValue& where, const std::string& what) {
+    fail(where, what +
+                    " a mixture-of-experts model, which ddpsim does not model yet (expert "
+                    "routing, all-to-all and per-expert gradients); supported dense types: " +
+                    join(types));
+  };
+  for (const char* moe : kMoeTypes)
+    if (c.model_type == moe) refuse_moe(type, "'" + c.model_type + "' is");
+  for (const char* key : kExpertKeys)
+    if (auto v = r.get(key); v && !v->node.IsNull()) refuse_moe(*v, "a config with experts is");
   const Family* family = nullptr;
   for (const Family& f : families())
     if (c.model_type == f.model_type) family = &f;
@@ -162,26 +199,36 @@ HfConfig parse_hf_config(const std::string& text, const std::string& path,
     if (auto labels = r.get("id2label"); labels && labels->node.IsMap())
       c.labels = static_cast<int64_t>(labels->node.size());
     c.labels = r.dim("num_labels", c.labels > 0 ? c.labels : 2);
-  } else {  // llama, mistral
+  } else {  // llama, mistral, qwen2, gemma, gemma2, phi3
+    const std::string& t = c.model_type;
+    c.gemma = t == "gemma" || t == "gemma2";
+    c.gemma2 = t == "gemma2";
+    c.fused_projections = t == "phi3";
+    c.qkv_bias = t == "qwen2";
     c.hidden = r.dim("hidden_size");
     c.layers = r.dim("num_hidden_layers");
     c.heads = r.dim("num_attention_heads");
     c.kv_heads = r.dim("num_key_value_heads", c.heads);
-    c.head_dim = r.dim("head_dim", c.hidden / c.heads);
+    c.head_dim = r.dim("head_dim", c.gemma ? 256 : c.hidden / c.heads);
     c.intermediate = r.dim("intermediate_size");
     c.vocab = r.dim("vocab_size");
-    c.max_positions = r.dim("max_position_embeddings", 2048);
-    c.tied = r.flag("tie_word_embeddings", false);
+    c.max_positions = r.dim("max_position_embeddings", c.gemma ? 8192 : 2048);
+    c.tied = r.flag("tie_word_embeddings", c.gemma);
     c.attention_bias = r.flag("attention_bias", false);
     c.mlp_bias = r.flag("mlp_bias", false);
-    c.sliding_window = c.model_type == "mistral" ? r.dim("sliding_window", 0, 0) : 0;
+    if (t == "mistral" || t == "phi3") c.sliding_window = r.dim("sliding_window", 0, 0);
+    if (c.gemma2) {
+      c.sliding_window = r.dim("sliding_window", 4096, 0);
+      auto cap = r.get("final_logit_softcapping");
+      c.softcap = !cap || (!cap->node.IsNull() && as_real(*cap, 0, false) > 0);
+    }
     if (c.heads % c.kv_heads != 0)
       fail_at(top.get("num_key_value_heads").value_or(document).where,
               "num_attention_heads (" + std::to_string(c.heads) +
                   ") must be a multiple of num_key_value_heads (" + std::to_string(c.kv_heads) +
                   ")");
   }
-  if (c.model_type != "llama" && c.model_type != "mistral" && c.hidden % c.heads != 0) {
+  if (!llama_like(c.model_type) && c.hidden % c.heads != 0) {
     const char* key = c.model_type == "gpt2" ? "n_head" : "num_attention_heads";
     fail_at(top.get(key).value_or(document).where, "the hidden size " + std::to_string(c.hidden) +
                                                        " is not a multiple of the " +
@@ -287,6 +334,11 @@ bool build_hf_model(const HfConfig& c, int sequence, Model* out, std::string* er
     l.tied = c.tied;
     l.attention_bias = c.attention_bias;
     l.mlp_bias = c.mlp_bias;
+    l.qkv_bias = c.qkv_bias;
+    l.gelu_mlp = l.embed_scale = c.gemma;
+    l.sandwich_norms = l.alternate_sliding = c.gemma2;
+    l.logit_softcap = c.softcap;
+    l.fused_projections = c.fused_projections;
     m.layers = zoo::llama(l, seq);
   }
   if (shape.empty()) shape = ", " + std::to_string(seq) + " tokens";

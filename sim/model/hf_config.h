@@ -1,7 +1,8 @@
-// Models from a Hugging Face `config.json`, without PyTorch: the GPT-2, BERT, Llama/Mistral
-// and ViT families, built layer by layer like the zoo (architectures.h) with HF's parameter
-// names. JSON is read with the YAML reader (JSON is YAML), so every mistake is reported at its
-// line and column; unknown keys are ignored (configs carry many that do not change the model).
+// Models from a Hugging Face `config.json`, without PyTorch: the GPT-2, BERT, ViT and the dense
+// decoder families Llama, Mistral, Qwen2 (Qwen2.5), Gemma, Gemma 2 and Phi-3, built layer by layer
+// like the zoo (architectures.h) with HF's parameter names. JSON is read with the YAML reader (JSON
+// is YAML), so every mistake is reported at its line and column; unknown keys are ignored (configs
+// carry many that do not change the model).
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,7 @@ namespace ddpsim {
 
 struct HfConfig {
   std::string name;          // the model's name in ddpsim (the config's folder, or the zoo key)
-  std::string model_type;    // gpt2, bert, llama, mistral, vit
+  std::string model_type;    // gpt2, bert, llama, mistral, qwen2, gemma, gemma2, phi3, vit
   std::string architecture;  // architectures[0], or the family's default
   int64_t hidden = 0;
   int64_t layers = 0;
@@ -28,7 +29,9 @@ struct HfConfig {
   bool tied = false;  // tie_word_embeddings
   bool attention_bias = false;
   bool mlp_bias = false;
-  bool qkv_bias = true;  // ViT
+  bool qkv_bias = true;  // ViT; Qwen2 (q, k, v only)
+  // Gemma / Gemma 2 / Phi-3: see zoo::LlamaConfig.
+  bool gemma = false, gemma2 = false, softcap = false, fused_projections = false;
   // GPT-2 family: attn_implementation "sdpa" / "flash_attention_2" (one fused kernel) or "eager"
   // (the default: HF GPT-2's own path), and whether the *_pdrop probabilities are non-zero.
   bool fused_attention = false;

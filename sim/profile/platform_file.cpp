@@ -70,7 +70,7 @@ PlatformCalibration parse_platform_calibration(const std::string& text, const st
     refuse_yaml_cpp_traps(text);
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw InputError({path, e.mark.line + 1, e.mark.column + 1}, "YAML syntax error: " + e.msg);
+    throw yaml_syntax_error(e, text, path, "YAML syntax error");
   }
   YamlContext context(path);
   const SourceLocation start{path, 1, 1};

@@ -486,7 +486,7 @@ YAML::Node parse_yaml(const std::string& text, const std::string& path) {
     if (!root || root.IsNull()) throw InputError({path, 1, 1}, "empty file: expected a YAML map");
     return root;
   } catch (const YAML::ParserException& e) {
-    throw InputError({path, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
+    throw yaml_syntax_error(e, text, path, "invalid YAML");
   }
 }
 

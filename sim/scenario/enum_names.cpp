@@ -64,6 +64,27 @@ const std::vector<NamedValue<Optimizer>>& enum_table<Optimizer>() {
   return t;
 }
 
+// PyTorch's dtype names (torch.bfloat16, torch.float16 == torch.half, torch.float32 ==
+// torch.float) and the short forms in mixed-precision configs.
+template <>
+const std::vector<NamedValue<Precision>>& enum_aliases<Precision>() {
+  static const std::vector<NamedValue<Precision>> t = {{Precision::kFp32, "float32"},
+                                                       {Precision::kFp32, "float"},
+                                                       {Precision::kFp16, "float16"},
+                                                       {Precision::kFp16, "half"},
+                                                       {Precision::kBf16, "bfloat16"}};
+  return t;
+}
+
+// torch.optim.AdamW keeps Adam's two moments and does Adam's update plus a decoupled weight
+// decay (an element-wise multiply-add): the same memory and, within a few FLOPs per parameter,
+// the same update (Loshchilov & Hutter, "Decoupled Weight Decay Regularization", Algorithm 2).
+template <>
+const std::vector<NamedValue<Optimizer>>& enum_aliases<Optimizer>() {
+  static const std::vector<NamedValue<Optimizer>> t = {{Optimizer::kAdam, "adamw"}};
+  return t;
+}
+
 template <>
 const std::vector<NamedValue<SyncStrategy>>& enum_table<SyncStrategy>() {
   static const std::vector<NamedValue<SyncStrategy>> t = {{SyncStrategy::kAllReduce, "allreduce"},

@@ -2,6 +2,7 @@
 // names printed in results and messages are exactly the ones the loader accepts.
 #pragma once
 
+#include <cctype>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,18 @@ struct NamedValue {
 template <class E>
 const std::vector<NamedValue<E>>& enum_table();
 
+// Other spellings users write for some values (`adamw`, `bfloat16`, `half`), matched ignoring
+// case; an enum without a specialisation below has none. Results always print enum_table's name.
+template <class E>
+const std::vector<NamedValue<E>>& enum_aliases() {
+  static const std::vector<NamedValue<E>> none;
+  return none;
+}
+template <>
+const std::vector<NamedValue<Precision>>& enum_aliases<Precision>();
+template <>
+const std::vector<NamedValue<Optimizer>>& enum_aliases<Optimizer>();
+
 template <class E>
 const char* enum_name(E value) {
   for (const auto& entry : enum_table<E>()) {
@@ -34,6 +47,21 @@ std::optional<E> enum_from_name(std::string_view name) {
   for (const auto& entry : enum_table<E>()) {
     if (name == entry.name) return entry.value;
   }
+  const auto& aliases = enum_aliases<E>();
+  if (aliases.empty()) return std::nullopt;
+  auto same = [&](const char* spelling) {
+    const std::string_view s(spelling);
+    if (s.size() != name.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i)
+      if (std::tolower(static_cast<unsigned char>(s[i])) !=
+          std::tolower(static_cast<unsigned char>(name[i])))
+        return false;
+    return true;
+  };
+  for (const auto& entry : enum_table<E>())
+    if (same(entry.name)) return entry.value;
+  for (const auto& entry : aliases)
+    if (same(entry.name)) return entry.value;
   return std::nullopt;
 }
 

@@ -1,5 +1,8 @@
 #include "sim/scenario/overrides.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "sim/util/utf8.h"
 #include "sim/util/yaml_document.h"
 
@@ -50,6 +53,26 @@ Override parse_override(const std::string& text) {
   return result;
 }
 
+namespace {
+
+// A model comes from one source (model.name, model.file or model.hf_config): setting one
+// replaces the model, so the file's other source goes, and with it what only described the old
+// model (mlp's layers; a sequence length a model file would refuse). Any other key is replaced
+// alone, as always.
+void replace_model_source(const Override& o, YAML::Node* model) {
+  static const char* const kSources[] = {"name", "file", "hf_config"};
+  if (o.path.size() != 2 || o.path[0] != "model") return;
+  const std::string& source = o.path[1];
+  if (std::find(std::begin(kSources), std::end(kSources), source) == std::end(kSources)) return;
+  for (const char* other : kSources)
+    if (source != other) model->remove(other);
+  const bool mlp = source == "name" && o.value.IsScalar() && o.value.Scalar() == "mlp";
+  if (!mlp) model->remove("layers");
+  if (source == "file") model->remove("sequence_length");
+}
+
+}  // namespace
+
 void apply_overrides(YAML::Node* root, const std::vector<std::string>& overrides,
                      YamlContext* context) {
   for (const std::string& text : overrides) {
@@ -88,6 +111,7 @@ void apply_overrides(YAML::Node* root, const std::vector<std::string>& overrides
     }
     section[o.path.back()] = o.value;
     context->add_override(o.dotted, o.dotted);
+    replace_model_source(o, &section);
   }
 }
 

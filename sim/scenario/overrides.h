@@ -2,7 +2,8 @@
 // `--set model.layers=[1024,10]`. The value is read as YAML (scalar or flow collection) and
 // replaces the value at the dotted path; missing sections on the way are created. Whether the
 // path names a real key is checked by the loader like any key in the file, and every error about
-// an overridden value is reported at "<--set path>".
+// an overridden value is reported at "<--set path>". model.name, model.file and model.hf_config
+// are one value, the model: setting one removes the others (the later source wins).
 #pragma once
 
 #include <yaml-cpp/yaml.h>

@@ -4,6 +4,8 @@
 
 #include "sim/cost/transport_rates.h"
 #include "sim/profile/platform_file.h"
+#include "sim/scenario/bits_for_bytes.h"
+#include "sim/scenario/gpu_aliases.h"
 #include "sim/scenario/gpu_presets.h"
 #include "sim/scenario/scenario_sections.h"
 
@@ -12,10 +14,11 @@ namespace {
 
 const GpuPreset& require_preset(const YamlValue& value) {
   std::string key = as_string(value);
-  const GpuPreset* preset = find_gpu_preset(key);
+  const GpuPreset* preset = find_gpu_preset_or_alias(key);
   if (preset == nullptr) {
     fail(value, "unknown GPU preset '" + key + "'; presets: " + gpu_preset_names() +
-                    " (or give the fields: {fp32: 19.5TFLOPS, memory: 40GiB, hbm_bandwidth: "
+                    ", or a name as nvidia-smi prints it for one of them (docs/cli.md lists "
+                    "them; or give the fields: {fp32: 19.5TFLOPS, memory: 40GiB, hbm_bandwidth: "
                     "1555GB/s, ...})");
   }
   return *preset;
@@ -79,6 +82,14 @@ GpuSpec parse_gpu(const YamlValue& value, YamlContext* context) {
   return spec;
 }
 
+void note_bits_for_bytes(const YamlValue& value, double bytes_per_second,
+                         const std::string& technology, ClusterSpec* c) {
+  if (!value.node.IsScalar()) return;
+  if (auto w =
+          bits_for_bytes_warning(value.path, value.node.Scalar(), bytes_per_second, technology))
+    c->input_warnings.push_back(*w);
+}
+
 void parse_intra_node(const YamlSection& cluster, YamlContext* context, ClusterSpec* c) {
   auto value = cluster.get("intra_node");
   if (!value) {
@@ -101,6 +112,7 @@ void parse_intra_node(const YamlSection& cluster, YamlContext* context, ClusterS
   }
   if (auto v = intra.get("bandwidth")) {
     c->intra_node.bandwidth = as_quantity(*v, units::Kind::kBandwidth, Sign::kPositive);
+    note_bits_for_bytes(*v, c->intra_node.bandwidth, enum_name(c->intra_node.kind), c);
   } else if (c->intra_node.kind == IntraNodeKind::kPcie) {
     c->intra_node.bandwidth = c->pcie_bandwidth;  // GPU-to-GPU traffic crosses PCIe
   } else {
@@ -221,9 +233,10 @@ void parse_cluster(const YamlValue& value, YamlContext* context, Scenario* scena
   }
   c.gpu = parse_gpu(cluster.require("gpu", "a preset name such as a100-sxm-40gb, or its fields"),
                     context);
-  c.pcie_bandwidth = as_quantity(
-      cluster.require("pcie", "PCIe bandwidth per GPU and direction, e.g. 32GB/s for Gen4 x16"),
-      units::Kind::kBandwidth, Sign::kPositive);
+  const YamlValue pcie =
+      cluster.require("pcie", "PCIe bandwidth per GPU and direction, e.g. 32GB/s for Gen4 x16");
+  c.pcie_bandwidth = as_quantity(pcie, units::Kind::kBandwidth, Sign::kPositive);
+  note_bits_for_bytes(pcie, c.pcie_bandwidth, "pcie", &c);
   c.intra_node.p2p = c.gpu.pcie_p2p;
   parse_intra_node(cluster, context, &c);
   if (auto v = cluster.get("host")) parse_host(*v, context, &c);

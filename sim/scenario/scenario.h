@@ -101,6 +101,9 @@ struct ClusterSpec {
   std::string calibration;
   std::vector<std::string> calibration_notes;
   std::vector<std::string> calibration_warnings;
+  // Values taken as written that look mistaken (a bandwidth in bits per second that matches the
+  // technology's rate in bytes per second: bits_for_bytes.h); shown with the results' warnings.
+  std::vector<std::string> input_warnings;
 
   int total_gpus() const { return nodes * gpus_per_node; }
   int socket_of_local(int local) const { return local * host.sockets / gpus_per_node; }

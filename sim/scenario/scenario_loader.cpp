@@ -101,8 +101,7 @@ Scenario parse_scenario_text(const std::string& yaml_text, const std::string& fi
   try {
     root = load_one_document(yaml_text, file_name, "scenario file");
   } catch (const YAML::ParserException& e) {
-    throw InputError(SourceLocation{file_name, e.mark.line + 1, e.mark.column + 1},
-                     "YAML syntax error: " + e.msg);
+    throw yaml_syntax_error(e, yaml_text, file_name, "YAML syntax error");
   }
   apply_overrides(&root, overrides, &context);
 

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "sim/util/closest_name.h"
 #include "sim/util/utf8.h"
 #include "sim/util/yaml_document.h"
 
@@ -29,21 +30,6 @@ bool is_prefix_path(const std::string& prefix, const std::string& path) {
   return path == prefix ||
          (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
           (path[prefix.size()] == '.' || path[prefix.size()] == '['));
-}
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -145,13 +131,8 @@ YamlSection::YamlSection(const YamlValue& value, std::vector<std::string> allowe
     if (!allowed_.empty() && std::find(allowed_.begin(), allowed_.end(), name) == allowed_.end()) {
       std::string message = fmt::format("unknown key '{}' in {}; allowed keys: {}", name,
                                         display_name(), join(allowed_));
-      auto closest = std::min_element(allowed_.begin(), allowed_.end(),
-                                      [&](const std::string& a, const std::string& b) {
-                                        return edit_distance(name, a) < edit_distance(name, b);
-                                      });
-      if (edit_distance(name, *closest) <= std::max<size_t>(2, name.size() / 3)) {
+      if (auto closest = closest_name(name, allowed_))
         message += " (did you mean '" + *closest + "'?)";
-      }
       fail_at(key.key_where, message);
     }
   }
@@ -219,6 +200,9 @@ YAML::Node load_document(const std::string& text, const std::string& path, const
   try {
     return load_one_document(text, path, what);
   } catch (const YAML::ParserException& e) {
+    // JSON allows tabs anywhere between tokens: only YAML's indentation rule applies here.
+    if (std::string(syntax) == "YAML")
+      throw yaml_syntax_error(e, text, path, std::string(syntax) + " syntax error");
     throw InputError(SourceLocation{path, e.mark.line + 1, e.mark.column + 1},
                      std::string(syntax) + " syntax error: " + e.msg);
   }

@@ -28,6 +28,11 @@ std::string baseline(const SimulationResult& r, double v) {
 
 const char* const kProvenanceColumns[] = {"ddpsim_version", "source_commit", "inputs_sha256"};
 
+// Bytes per gradient element on the wire (sync.gradient_dtype: fp32 4, fp16/bf16 2). The hook
+// for a gradient dtype column: when the scenario keeps the dtype's name (training.gradient_dtype),
+// this column becomes that name.
+std::string gradient_bytes_column(const Scenario& s) { return num(s.sync.gradient_bytes); }
+
 struct ScenarioColumn {
   const char* name;
   std::function<std::string(const Scenario&)> value;
@@ -61,6 +66,11 @@ const std::vector<ScenarioColumn>& scenario_columns() {
       {"bucket_cap_bytes", [](const Scenario& s) { return num(s.sync.bucket_cap); }},
       {"overlap", [](const Scenario& s) { return flag(s.sync.overlap); }},
       {"schedule", [](const Scenario& s) { return std::string(enum_name(s.sync.schedule)); }},
+      {"sharding",
+       [](const Scenario& s) { return std::string(enum_name(s.sync.sharding.strategy)); }},
+      {"activation_checkpointing",
+       [](const Scenario& s) { return flag(s.training.activation_checkpointing); }},
+      {"gradient_bytes", gradient_bytes_column},
       {"compute_mode", [](const Scenario& s) { return std::string(enum_name(s.compute.mode)); }},
       {"compute_efficiency", [](const Scenario& s) { return num(s.compute.efficiency); }},
       {"compute_profile", [](const Scenario& s) { return s.compute.profile; }},

@@ -110,8 +110,7 @@ SweepSpec parse_sweep_section(const std::string& yaml_text, const std::string& f
   try {
     root = load_one_document(yaml_text, file_name, "scenario file");
   } catch (const YAML::ParserException& e) {
-    throw InputError(SourceLocation{file_name, e.mark.line + 1, e.mark.column + 1},
-                     "YAML syntax error: " + e.msg);
+    throw yaml_syntax_error(e, yaml_text, file_name, "YAML syntax error");
   }
   SweepSpec spec;
   if (!root.IsMap()) return spec;  // the scenario loader reports what is wrong with it

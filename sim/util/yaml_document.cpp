@@ -138,4 +138,24 @@ YAML::Node load_one_value(const std::string& text, const SourceLocation& where) 
   return documents.front();
 }
 
+InputError yaml_syntax_error(const YAML::ParserException& e, const std::string& text,
+                             const std::string& file, const std::string& prefix) {
+  const int error_line = e.mark.line + 1;
+  int line = 1;
+  for (size_t at = 0; at < text.size() && line <= error_line; ++line) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    const size_t first = text.find_first_not_of(" \t", at);
+    if (first != std::string::npos && first < end && text[first] != '#') {
+      const size_t tab = text.find('\t', at);
+      if (tab < first)
+        return InputError(SourceLocation{file, line, static_cast<int>(tab - at) + 1},
+                          prefix +
+                              ": a tab in the indentation; YAML indents with spaces only "
+                              "(replace the tab with spaces)");
+    }
+    at = end + 1;
+  }
+  return InputError(SourceLocation{file, error_line, e.mark.column + 1}, prefix + ": " + e.msg);
+}
+
 }  // namespace ddpsim

@@ -22,6 +22,14 @@ YAML::Node load_one_document(const std::string& text, const std::string& file,
 // InputError at `where`.
 YAML::Node load_one_value(const std::string& text, const SourceLocation& where);
 
+// The InputError for a syntax error yaml-cpp reported in `text` (read from `file`), located at
+// its mark and worded "<prefix>: <yaml-cpp's message>" (prefix e.g. "YAML syntax error"). A tab
+// in a line's indentation at or before the error is named instead, at that line: yaml-cpp
+// reports it as "illegal map value" or "illegal tab when looking for indentation", or at a later
+// line, and YAML indents with spaces only.
+InputError yaml_syntax_error(const YAML::ParserException& e, const std::string& text,
+                             const std::string& file, const std::string& prefix);
+
 // yaml-cpp 0.7 never returns (it loops, allocating) on some streams with a line that starts with
 // ',' outside a flow collection (`,a: b`; `  - x` then `,`), or with `[1],[2]` or `{a: 1}, b`
 // at the top (found by fuzz_sweep and fuzz_profile), and on control bytes such as a NUL (read as

@@ -163,8 +163,7 @@ ValidationSpec parse_validation_spec(const std::string& yaml_text, const std::st
   try {
     root = load_one_document(yaml_text, file_name, "validation scenario");
   } catch (const YAML::ParserException& e) {
-    throw InputError(SourceLocation{file_name, e.mark.line + 1, e.mark.column + 1},
-                     "YAML syntax error: " + e.msg);
+    throw yaml_syntax_error(e, yaml_text, file_name, "YAML syntax error");
   }
   const SourceLocation start{file_name, 1, 1};
   if (!root.IsMap()) fail_at(start, "a validation scenario is a mapping with a validation section");

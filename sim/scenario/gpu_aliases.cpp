@@ -1,0 +1,67 @@
+#include "sim/scenario/gpu_aliases.h"
+
+#include <cctype>
+
+namespace ddpsim {
+
+// nvidia-smi --query-gpu=name prints the board's product name string; the spellings below are
+// the ones NVIDIA's drivers report (docs/cli.md lists them with where each comes from).
+const std::vector<GpuAlias>& gpu_aliases() {
+  static const std::vector<GpuAlias> aliases = {
+      {"Tesla K80", "k80"},
+      {"Tesla P100-SXM2-16GB", "p100-sxm2-16gb"},
+      {"Tesla V100-SXM2-16GB", "v100-sxm2-16gb"},
+      {"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"},
+      {"NVIDIA GeForce RTX 2080 Ti", "rtx-2080-ti"},
+      {"Tesla T4", "t4"},
+      {"NVIDIA A100-SXM4-40GB", "a100-sxm-40gb"},
+      {"NVIDIA A100-SXM4-80GB", "a100-sxm-80gb"},
+      {"NVIDIA A100-PCIE-40GB", "a100-pcie-40gb"},
+      {"NVIDIA GeForce RTX 3090", "rtx-3090"},
+      {"NVIDIA L4", "l4"},
+      {"NVIDIA GeForce RTX 4090", "rtx-4090"},
+      {"NVIDIA H100 80GB HBM3", "h100-sxm-80gb"},
+      {"NVIDIA H100 PCIe", "h100-pcie-80gb"},
+      {"NVIDIA H200", "h200-sxm-141gb"},
+      {"NVIDIA B200", "b200-sxm-180gb"},
+      {"NVIDIA GB200", "gb200-186gb"},
+      {"AMD Instinct MI300X", "mi300x-192gb"},
+  };
+  return aliases;
+}
+
+std::string normalized_gpu_name(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += lower;
+    }
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  for (bool stripped = true; stripped;) {
+    stripped = false;
+    for (std::string_view brand : {"nvidia ", "tesla ", "geforce ", "amd instinct ", "amd "}) {
+      if (out.compare(0, brand.size(), brand) == 0) {
+        out.erase(0, brand.size());
+        stripped = true;
+      }
+    }
+  }
+  return out;
+}
+
+const GpuPreset* find_gpu_preset_or_alias(std::string_view name) {
+  if (const GpuPreset* exact = find_gpu_preset(name)) return exact;
+  const std::string wanted = normalized_gpu_name(name);
+  if (wanted.empty()) return nullptr;
+  for (const GpuPreset& p : gpu_presets())
+    if (normalized_gpu_name(p.key) == wanted) return &p;
+  for (const GpuAlias& alias : gpu_aliases())
+    if (normalized_gpu_name(alias.name) == wanted) return find_gpu_preset(alias.preset);
+  return nullptr;
+}
+
+}  // namespace ddpsim

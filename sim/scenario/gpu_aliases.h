@@ -1,0 +1,32 @@
+// The names nvidia-smi (and torch.cuda.get_device_name, rocm-smi) print for the GPUs that have a
+// preset, accepted wherever a preset key is: `cluster.gpu: NVIDIA H100 80GB HBM3` is the
+// h100-sxm-80gb preset. One table, each alias naming exactly one preset; matching ignores case
+// and the vendor/brand words "NVIDIA", "Tesla", "GeForce" and "AMD Instinct" in front, so
+// "A100-SXM4-80GB" and "NVIDIA A100-SXM4-80GB" are the same alias. A board nvidia-smi names
+// that has no preset of its own (e.g. "NVIDIA A100 80GB PCIe", "NVIDIA H200 NVL") has no alias:
+// it is refused with the preset list rather than mapped to a near relative.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/scenario/gpu_presets.h"
+
+namespace ddpsim {
+
+struct GpuAlias {
+  const char* name;    // as nvidia-smi prints it, e.g. "NVIDIA A100-SXM4-40GB"
+  const char* preset;  // the preset key it stands for, e.g. "a100-sxm-40gb"
+};
+
+const std::vector<GpuAlias>& gpu_aliases();
+
+// The alias's matching form: lower case, brand words in front removed, runs of spaces as one.
+std::string normalized_gpu_name(std::string_view name);
+
+// The preset a key or alias names (keys exactly or ignoring case, aliases as above); nullptr when
+// none.
+const GpuPreset* find_gpu_preset_or_alias(std::string_view name);
+
+}  // namespace ddpsim
