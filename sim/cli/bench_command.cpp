@@ -58,7 +58,7 @@ simulation: {{scope: {scope}}}
                      fmt::arg("scope", scope));
 }
 
-// The issue-16 targets on one core of the build machine (README, "Simulator performance").
+// The issue-16 targets on one core of the build machine (docs/performance.md).
 std::string target(int gpus, bool symmetric, double wall, double rss_bytes) {
   auto verdict = [](bool met, const char* what) {
     return std::string(what) + (met ? ": met" : ": MISSED");
