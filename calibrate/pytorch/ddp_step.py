@@ -72,10 +72,9 @@ def add_arguments(parser):
 class Job:
     def __init__(self, a, device):
         import torch
-        import ddpsim_torch
         factory = export.load_factory(a.factory)
         torch.manual_seed(0)
-        self.model = export.build_model(factory, ddpsim_torch.parse_kwargs(a.arg)).to(device)
+        self.model = export.build_model(factory, export.parse_kwargs(a.arg)).to(device)
         self.ddp = torch.nn.parallel.DistributedDataParallel(
             self.model, bucket_cap_mb=a.bucket_cap_mb,
             device_ids=[device.index] if device.type == "cuda" else None)
