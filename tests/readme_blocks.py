@@ -71,7 +71,7 @@ class Block:
         return steps
 
     def where(self):
-        return f'{self.page.relative_to(SOURCE)}:{self.start + 1}'
+        return f'{os.path.relpath(self.page, SOURCE)}:{self.start + 1}'
 
 
 def find_blocks(page):
@@ -82,14 +82,14 @@ def find_blocks(page):
         if not m:
             continue
         if i + 1 >= len(lines) or not lines[i + 1].startswith('```'):
-            raise SystemExit(f'{page.relative_to(SOURCE)}:{i + 1}: an ddpsim-output marker must be '
+            raise SystemExit(f'{os.path.relpath(page, SOURCE)}:{i + 1}: an ddpsim-output marker must be '
                              'followed directly by a fenced block')
         end = next((j for j in range(i + 2, len(lines)) if lines[j].startswith('```')), None)
         if end is None:
-            raise SystemExit(f'{page.relative_to(SOURCE)}:{i + 2}: unclosed fenced block')
+            raise SystemExit(f'{os.path.relpath(page, SOURCE)}:{i + 2}: unclosed fenced block')
         inner = next((j for j in range(i + 2, end) if MARKER.match(lines[j])), None)
         if inner is not None:
-            raise SystemExit(f'{page.relative_to(SOURCE)}:{inner + 1}: a marker inside the block '
+            raise SystemExit(f'{os.path.relpath(page, SOURCE)}:{inner + 1}: a marker inside the block '
                              f'opened at line {i + 2} (is that block missing its closing fence?)')
         blocks.append(Block(page, i + 1, end, m.group(1), lines[i + 2:end]))
     return lines, blocks
@@ -167,7 +167,8 @@ def main():
                         failures.append(f'{block.where()}: `{command}` exited {r.returncode}:\n'
                                         f'{r.stderr[-2000:]}')
                     checked += 1
-                    same = normalise(actual) == normalise(expected)
+                    # A failed command leaves its block as it is, also with --update.
+                    same = r.returncode != 0 or normalise(actual) == normalise(expected)
                     if not same:
                         diff = '\n'.join(difflib.unified_diff(
                             normalise(expected), normalise(actual), 'page', 'program', lineterm=''))
