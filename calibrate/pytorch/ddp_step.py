@@ -18,10 +18,15 @@ The job and its calibration alternate in `--rounds` rounds, so that both see the
    not: their difference is the broadcast as measured (`broadcast_s`). The untimed step that
    opens the next round follows a no_sync step, so it does not broadcast; the timed job steps
    after it do, as in training.
-3. **Compute beside communication** (`compute.overlap_slowdown`): `--overlap-steps` no_sync
-   steps alone (at least --overlap-seconds), then as many while a second thread all-reduces a
-   bucket-sized tensor (at most 4 MiB) in a loop on a separate process group (Gloo's threads and the kernel's network stack share the cores
-   with compute, as DDP's all-reduce does during backward). The ratio of the medians.
+3. **Compute beside communication** (`compute.overlap_slowdown`): no_sync steps alone, then
+   as many while a second thread all-reduces a bucket-sized tensor (at most 4 MiB) in a loop on
+   a separate process group (Gloo's threads and the kernel's network stack share the cores with
+   compute, as DDP's all-reduce does during backward), in `--overlap-pairs` alternating pairs
+   (alone, beside; `--overlap-steps` steps and --overlap-seconds of each kind in all). Each
+   pair's ratio of medians compares two adjacent windows, so other jobs' load that comes and
+   goes over the measurement cancels instead of landing on one side (one block alone and then
+   one beside read 1.52-1.57 at 1 Gbit/s on a 2-core machine at load 2.3-2.7, and predicted the
+   job +27 % slow); the slowdown is the median of the pair ratios of the slowest rank.
 4. **The device**: a square matrix product and a large copy on all ranks at once (FLOP/s and
    memory bandwidth per rank, with the other ranks busy too).
 
@@ -57,6 +62,9 @@ def add_arguments(parser):
                              "0: skip)")
     parser.add_argument("--overlap-seconds", type=float, default=0.5,
                         help="and at least this long, each (default 0.5)")
+    parser.add_argument("--overlap-pairs", type=int, default=3,
+                        help="alternating (alone, beside) pairs the overlap steps are split into, "
+                             "so that load cancels in each pair's ratio (default 3)")
     parser.add_argument("--warmup", type=int, default=2, help="untimed steps first (default 2)")
     parser.add_argument("-o", "--output", help="JSON file rank 0 writes")
 
@@ -64,10 +72,9 @@ def add_arguments(parser):
 class Job:
     def __init__(self, a, device):
         import torch
-        import ddpsim_torch
         factory = export.load_factory(a.factory)
         torch.manual_seed(0)
-        self.model = export.build_model(factory, ddpsim_torch.parse_kwargs(a.arg)).to(device)
+        self.model = export.build_model(factory, export.parse_kwargs(a.arg)).to(device)
         self.ddp = torch.nn.parallel.DistributedDataParallel(
             self.model, bucket_cap_mb=a.bucket_cap_mb,
             device_ids=[device.index] if device.type == "cuda" else None)
@@ -149,9 +156,9 @@ def run(a):
     import torch
     import torch.distributed as dist
     if a.batch < 1 or a.rounds < 1 or a.steps < a.rounds or a.warmup < 1 or \
-            a.overlap_steps < 0:
+            a.overlap_steps < 0 or a.overlap_pairs < 1:
         raise dist_env.DistError("need --batch >= 1, --rounds >= 1, --steps >= --rounds, "
-                                 "--warmup >= 1")
+                                 "--warmup >= 1, --overlap-steps >= 0, --overlap-pairs >= 1")
     if a.bucket_cap_mb <= 0:
         raise dist_env.DistError("--bucket-cap-mb must be > 0")
     rank, world, device = dist_env.init(a)
@@ -170,7 +177,7 @@ def run(a):
         nosync.append(job.step(sync=False))
         loads["round%d" % r] = dist_env.load_average()
 
-    alone, beside, comm_calls = [], [], [0]
+    alone, beside, pair_ratios, comm_calls = [], [], [], [0]
     grad_bytes = sum(p.numel() * p.element_size() for p in job.model.parameters()
                      if p.requires_grad)
     # A bucket-sized all-reduce, at most 4 MiB so that one call is short beside the window
@@ -178,15 +185,21 @@ def run(a):
     comm_bytes = min(a.bucket_cap_mb * 1024 * 1024, grad_bytes, 4 << 20)
     if a.overlap_steps:
         job.step(sync=False)  # from here on no forward broadcasts buffers (no synced step)
-        alone = timed_block(job, a.overlap_steps, a.overlap_seconds)
-        stop = threading.Event()
-        thread = threading.Thread(target=comm_loop,
-                                  args=(side, comm_bytes, device, stop, comm_calls))
-        thread.start()
-        time.sleep(0.05)
-        beside = timed_block(job, a.overlap_steps, a.overlap_seconds)
-        stop.set()
-        thread.join()
+        steps = max(1, -(-a.overlap_steps // a.overlap_pairs))
+        seconds = a.overlap_seconds / a.overlap_pairs
+        for _ in range(a.overlap_pairs):
+            alone_block = timed_block(job, steps, seconds)
+            stop = threading.Event()
+            thread = threading.Thread(target=comm_loop,
+                                      args=(side, comm_bytes, device, stop, comm_calls))
+            thread.start()
+            time.sleep(0.05)
+            beside_block = timed_block(job, steps, seconds)
+            stop.set()
+            thread.join()
+            alone += alone_block
+            beside += beside_block
+            pair_ratios.append(statistics.median(beside_block) / statistics.median(alone_block))
         loads["overlap"] = dist_env.load_average()
 
     flops, copy_bw = device_ceilings(device)
@@ -198,7 +211,8 @@ def run(a):
         "rank": rank, "host": dist_env.host_label(a), "pid": os.getpid(),
         "job_s": job_steps, "synced_s": synced, "nosync_s": nosync,
         "nosync_after_sync_s": nosync_after_sync,
-        "alone_s": alone, "beside_comm_s": beside, "comm_calls_beside": comm_calls[0],
+        "alone_s": alone, "beside_comm_s": beside, "overlap_pair_ratios": pair_ratios,
+        "comm_calls_beside": comm_calls[0],
         "matmul_flops": flops, "copy_bytes_per_s": copy_bw, "loads": loads,
     }
     everyone = [None] * world
@@ -222,7 +236,8 @@ def run(a):
             "round_opening_step_s": med(synced),
             # the buffer broadcast as measured: no_sync after a synced step minus after no_sync
             "broadcast_s": slowest("nosync_after_sync_s") - slowest("nosync_s"),
-            "overlap_slowdown": (slowest("beside_comm_s") / slowest("alone_s")
+            # the slowest rank's median over the alternating pairs of beside / alone
+            "overlap_slowdown": (max(med(r["overlap_pair_ratios"]) for r in everyone)
                                  if a.overlap_steps else 1.0),
             "overlap_comm_bytes": comm_bytes,
             "gradient_bytes": grad_bytes,

@@ -16,7 +16,6 @@ Exit codes: 0 done, 2 bad arguments or a model that cannot be exported (one line
 """
 
 import argparse
-import ast
 import json
 import os
 import sys
@@ -28,20 +27,6 @@ import export  # noqa: E402
 
 PRECISIONS = ("fp32", "tf32", "fp16", "bf16")
 LOSSES = ("auto", "cross-entropy", "sum", "output")
-
-
-def parse_kwargs(items):
-    """--arg key=value, the value a Python literal (num_classes=10, weights=None) or a string."""
-    out = {}
-    for item in items or []:
-        if "=" not in item:
-            raise export.ExportError("--arg %s: expected KEY=VALUE" % item)
-        key, value = item.split("=", 1)
-        try:
-            out[key] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            out[key] = value
-    return out
 
 
 def cmd_export(a):
@@ -71,14 +56,14 @@ def cmd_export(a):
     where, attr = a.factory.rsplit(":", 1)
     description = "%s:%s, input %s (exported from PyTorch %s)" % (
         os.path.basename(where), attr, " ".join(s.text for s in specs), torch.__version__)
-    e = export.export_model(factory, specs, a.batch, name, a.loss, parse_kwargs(a.arg),
+    e = export.export_model(factory, specs, a.batch, name, a.loss, export.parse_kwargs(a.arg),
                             order=not a.no_backward, device=a.device, description=description)
     e.source = {"factory": a.factory, "inputs": [s.text for s in specs], "batch": a.batch,
                 "loss": a.loss, "torch": torch.__version__}
     if a.time:
         import layer_timing
         profile_path = a.profile or os.path.splitext(a.output)[0] + ".profile.yaml"
-        run = layer_timing.time_model(factory, parse_kwargs(a.arg), specs, e, a.batch,
+        run = layer_timing.time_model(factory, export.parse_kwargs(a.arg), specs, e, a.batch,
                                       a.precision, a.device, a.repeats, a.warmup, a.loss, choices)
         ddpsim_yaml.write_atomic(profile_path, layer_timing.profile_text(run))
         if a.check_json:

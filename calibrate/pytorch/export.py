@@ -6,6 +6,7 @@ DDP's buckets, from one real forward and backward at batch 2 with the same hooks
 (post-hooks on each parameter's AccumulateGrad node).
 """
 
+import ast
 import contextlib
 import importlib
 import importlib.util
@@ -33,6 +34,22 @@ DTYPE_NAMES = {torch.float32: "float32", torch.float16: "float16", torch.bfloat1
 
 class ExportError(Exception):
     """A mistake in the exporter's arguments or the user's model, said in one line."""
+
+
+# Here, not in ddpsim_torch.py, so that the subcommands ddpsim_torch.py loads (ddp_step.py,
+# plain_step.py) need not import it back: no import cycle.
+def parse_kwargs(items):
+    """--arg key=value, the value a Python literal (num_classes=10, weights=None) or a string."""
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            raise ExportError("--arg %s: expected KEY=VALUE" % item)
+        key, value = item.split("=", 1)
+        try:
+            out[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            out[key] = value
+    return out
 
 
 # ---------------------------------------------------------------- the user's model and inputs

@@ -20,9 +20,13 @@ none, all ranks on 127.0.0.1), then, with one process per rank (`ip netns exec`)
    `sync.buffer_broadcast` (DDP broadcasts them before every forward); `ddpsim simulate`
    predicts.
 
-A point whose prediction misses by more than --tolerance while the 1-minute load average was
-above --busy-load (other jobs on these cores) is measured again, up to --repeat-busy more times
-(a miss on a quiet machine up to --repeat-quiet more times, default 0);
+A point whose prediction misses by more than --tolerance while the machine was busy is measured
+again, up to --repeat-busy more times (a miss on a quiet machine up to --repeat-quiet more times,
+default 0). Busy: the 1-minute load average was above --busy-load (other jobs on these cores),
+or the run's own window was not steady: its compute alone (the no_sync step, measured between
+the job's steps) took longer than the whole synchronised job step beyond --tolerance, which no
+quiet machine does (the job is that compute plus communication), so load inflated what the run
+calibrated and the prediction would inherit it;
 every attempt and its load are kept. Writes OUT/measurements.json (`ddpsim validate --measured`
 reads it), OUT/table.md and prints the table. The namespaces are removed on exit, on Ctrl-C and
 on SIGTERM; namespaces a killed launcher left are removed at start.
@@ -196,6 +200,15 @@ def scenario_text(point, step, comm_file, model_file, ranks, rate, cores):
     return "\n".join(lines) + "\n"
 
 
+def unsteady(step, tolerance):
+    """The window's compute alone took longer than the job it is part of (beyond tolerance)."""
+    return step["nosync_step_s"] > step["step_s"] * (1 + tolerance)
+
+
+def busy_run(step, busy_load, tolerance):
+    return step["load_max"] > busy_load or unsteady(step, tolerance)
+
+
 def predict(binary, scenario_path):
     out_dir = os.path.splitext(scenario_path)[0] + ".out"
     ddpsim(binary, ["simulate", scenario_path, "-o", out_dir, "--no-baseline"])
@@ -330,14 +343,17 @@ def main(argv=None):
                             error = predicted / step["step_s"] - 1
                             attempts.append({"measured_s": step["step_s"],
                                              "predicted_s": predicted, "error": error,
-                                             "load": step["load_max"], "step_file": step_file})
+                                             "load": step["load_max"],
+                                             "nosync_step_s": step["nosync_step_s"],
+                                             "unsteady": unsteady(step, a.tolerance),
+                                             "step_file": step_file})
                             print("%s attempt %d: measured %.4f s, predicted %.4f s (%+.1f %%), "
                                   "load %.2f [%.0f s]" % (point, attempt + 1, step["step_s"],
                                                          predicted, 100 * error, step["load_max"],
                                                          time.time() - t0), flush=True)
                             if abs(error) <= a.tolerance:
                                 break
-                            if step["load_max"] <= busy_load:
+                            if not busy_run(step, busy_load, a.tolerance):
                                 quiet_misses += 1
                                 if quiet_misses > a.repeat_quiet:
                                     break
@@ -352,7 +368,9 @@ def main(argv=None):
                         points.append({
                             "id": point, "scenario": os.path.basename(scenario),
                             "measured_s": step["step_s"], "predicted_s": predicted,
-                            "load": step["load_max"], "busy": step["load_max"] > busy_load,
+                            "load": step["load_max"],
+                            "busy": busy_run(step, busy_load, a.tolerance),
+                            "unsteady": unsteady(step, a.tolerance),
                             "model": m, "link": text, "ranks": ranks, "bucket_cap_mb": cap,
                             "nosync_step_s": step["nosync_step_s"],
                             "overlap_slowdown": step["overlap_slowdown"],

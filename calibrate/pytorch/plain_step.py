@@ -97,10 +97,9 @@ def main():
     p.add_argument("--trace", help="also record a torch.profiler trace of more steps here")
     p.add_argument("--trace-steps", type=int, default=5, help="steps in the trace (default 5)")
     a = p.parse_args()
-    import ddpsim_torch
     import torch
     try:
-        samples = measure(export.load_factory(a.factory), ddpsim_torch.parse_kwargs(a.arg),
+        samples = measure(export.load_factory(a.factory), export.parse_kwargs(a.arg),
                           [export.InputSpec(s) for s in a.input], a.batch, a.precision, a.device,
                           a.steps, a.warmup, a.trace, a.trace_steps)
     except export.ExportError as e:

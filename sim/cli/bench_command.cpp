@@ -60,8 +60,8 @@ simulation: {{scope: {scope}}}
                      fmt::arg("scope", scope));
 }
 
-// The issue-16 targets (DDP) and issue-27 targets (sharded: Llama-2-7B, docs/scale.md) on one
-// core of the build machine.
+// The issue-16 targets (DDP, docs/performance.md) and issue-27 targets (sharded: Llama-2-7B,
+// docs/scale.md) on one core of the build machine.
 std::string target(int gpus, bool symmetric, double wall, double rss_bytes, Sharding sharding) {
   auto verdict = [](bool met, const char* what) {
     return std::string(what) + (met ? ": met" : ": MISSED");

@@ -1,7 +1,7 @@
 // The typed scenario: everything one simulation needs, parsed and validated once at the edge
 // (scenario_loader.h). Model code reads only these structs, never YAML. All quantities are in
 // SI base units: bytes, bytes/second, seconds, FLOP/s. Defaults here are the documented defaults
-// of the scenario reference in README.md.
+// of the scenario reference (docs/scenario-reference.md).
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Reads a scenario YAML file into the typed Scenario (scenario.h): strict keys, units and ranges,
-// command-line overrides, defaults from scenario.h, and every rule of the scenario reference in
-// README.md. Any problem is an InputError at file:line:column (or "<--set key.path>" for an
-// override) naming what was expected and the allowed values.
+// command-line overrides, defaults from scenario.h, and every rule of the scenario reference
+// (docs/scenario-reference.md). Any problem is an InputError at file:line:column (or
+// "<--set key.path>" for an override) naming what was expected and the allowed values.
 #pragma once
 
 #include <string>

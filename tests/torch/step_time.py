@@ -68,8 +68,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     factory_spec, factory_args, inputs, batch = CASES[a.case]
     factory = export.load_factory(factory_spec)
-    import ddpsim_torch
-    kwargs = ddpsim_torch.parse_kwargs(factory_args)
+    kwargs = export.parse_kwargs(factory_args)
     specs = [export.InputSpec(s) for s in inputs]
 
     load_before = load()
