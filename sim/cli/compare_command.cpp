@@ -135,12 +135,6 @@ struct Cell {
   int max_batch = 0;
 };
 
-std::string with_commas(double v) {
-  std::string s = fmt::format("{:.0f}", v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
-  return s;
-}
-
 int run() {
   const Scenario base = load_scenario(opts.scenario, opts.overrides);
   if (!opts.csv.empty()) check_output_file(opts.csv, "--csv");
@@ -237,7 +231,7 @@ int run() {
         if (sharding && !cell.fits)
           row.push_back("OOM" + memory + " ");
         else
-          row.push_back(fmt::format("{} ({:.0f}%){}{}", with_commas(cell.samples_per_second),
+          row.push_back(fmt::format("{} ({:.0f}%){}{}", units::format_rate(cell.samples_per_second),
                                     100 * cell.efficiency, memory,
                                     cell.samples_per_second == best ? "*" : " "));
       }

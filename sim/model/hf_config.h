@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sim/model/layer.h"
+#include "sim/scenario/scenario.h"
 
 namespace ddpsim {
 
@@ -29,9 +30,11 @@ struct HfConfig {
   bool attention_bias = false;
   bool mlp_bias = false;
   bool qkv_bias = true;  // ViT
-  // GPT-2 family: attn_implementation "sdpa" / "flash_attention_2" (one fused kernel) or "eager"
-  // (the default: HF GPT-2's own path), and whether the *_pdrop probabilities are non-zero.
-  bool fused_attention = false;
+  // attn_implementation "eager", "sdpa" or "flash_attention_2" when the config says; otherwise
+  // sdpa, what transformers runs by default for every family here when PyTorch >= 2.1.1
+  // (huggingface/transformers#27940; SDPA for GPT-2 in #31172, BERT in #28802).
+  Attention attention = Attention::kSdpa;
+  // GPT-2 family: whether the *_pdrop probabilities are non-zero.
   bool dropout = true;
   int64_t image_size = 0, patch_size = 0, channels = 3, labels = 0;  // ViT
 };
