@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -34,10 +35,12 @@ Model hf(const std::string& folder, int sequence = 0) {
   return m;
 }
 
-Model zoo(const std::string& key, int sequence = 0) {
+Model zoo(const std::string& key, int sequence = 0,
+          std::optional<Attention> attention = std::nullopt) {
   ModelSpec spec;
   spec.name = key;
   spec.sequence_length = sequence;
+  spec.attention = attention;
   Model m;
   std::string error;
   EXPECT_TRUE(build_model(spec, &m, &error)) << error;
@@ -147,9 +150,10 @@ TEST(HfConfig, MistralSlidingWindowBoundsTheKeys) {
   EXPECT_EQ(layer(hf("mistral-7b-v0.1", 2048), "model.layers.0.self_attn.attention").dims[3], 2048);
 }
 
-// The same architecture from a config and from the zoo's builder is the same model.
+// The same architecture from a config and from the zoo's builder is the same model, at the same
+// attention implementation: the config says none, so transformers' default, sdpa.
 TEST(HfConfig, Gpt2AndBertConfigsAreTheZoosModels) {
-  const Model a = hf("gpt2"), b = zoo("gpt2");
+  const Model a = hf("gpt2"), b = zoo("gpt2", 0, Attention::kSdpa);
   ASSERT_EQ(a.layers.size(), b.layers.size());
   for (size_t i = 0; i < a.layers.size(); ++i) {
     EXPECT_EQ(a.layers[i].name, b.layers[i].name);

@@ -323,8 +323,9 @@ TEST(ScenarioLoader, MlpLayersAndSequenceLengthReachTheModelSpec) {
 TEST(ScenarioLoader, RelativeFilePathsAreRelativeToTheScenarioFile) {
   fs::path dir = fs::temp_directory_path() / ("ddpsim_loader_test_" + std::to_string(::getpid()));
   fs::create_directories(dir / "profiles");
-  std::ofstream(dir / "profiles" / "a100.yaml") << "# profile\n";
-  std::ofstream(dir / "table.yaml") << "# alpha-beta\n";
+  // compute.mode profile reads the profile when the scenario is loaded: the smallest valid one.
+  std::ofstream(dir / "profiles" / "a100.yaml") << "format: 1\n";
+  std::ofstream(dir / "table.yaml") << "format: 1\n";
   std::ofstream(dir / "run.yaml") << kBase
                                   << "compute: {mode: profile, profile: profiles/a100.yaml}\n"
                                   << "sync: {alpha_beta: table.yaml}\n";
@@ -721,6 +722,7 @@ TEST(ScenarioJson, EveryFieldAppearsInBaseUnits) {
                                           "/model/name",
                                           "/model/sequence_length",
                                           "/model/layers",
+                                          "/model/attention",
                                           "/training/batch_per_gpu",
                                           "/training/precision",
                                           "/training/optimizer",

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/cost/shard_units.h"
@@ -65,28 +66,34 @@ double compute_of(const SimulationResult& r) {
 }
 
 TEST(ShardedStep, Zero3WithoutOverlapIsThreeCollectivesOfEveryUnit) {
-  for (int micro : {1, 3}) {
-    SCOPED_TRACE(micro);
-    const Scenario s =
-        node({"sync.overlap=false", "training.gradient_accumulation=" + std::to_string(micro)});
-    Model m;
-    std::string error;
-    ASSERT_TRUE(build_model(s.model, &m, &error)) << error;
-    const std::vector<ShardUnit> units = shard_units(m, 0);
-    ASSERT_EQ(units.size(), 5u);  // the root (ReLUs and the loss: no parameters) and 4 linears
-    ASSERT_EQ(units[0].params, 0);
-    double expected = 0;
-    for (const ShardUnit& u : units) {
-      const double psi = static_cast<double>(u.params);
-      if (psi == 0) continue;
-      // All-gather before forward and before backward (bf16: 2 bytes), reduce-scatter (fp32).
-      expected += 2 * ring_time(8, 2 * psi, 100e9, 5e-6) + ring_time(8, 4 * psi, 100e9, 5e-6);
+  // Gradients reduce-scattered at sync.gradient_dtype: fp32 when stated; by default at FSDP's
+  // reduce_dtype default, param_dtype (bf16 here: 2 bytes).
+  for (const auto& [dtype, g] : {std::pair<std::string, double>{"fp32", 4}, {"", 2}})
+    for (int micro : {1, 3}) {
+      SCOPED_TRACE(micro);
+      SCOPED_TRACE(dtype);
+      std::vector<std::string> set = {"sync.overlap=false",
+                                      "training.gradient_accumulation=" + std::to_string(micro)};
+      if (!dtype.empty()) set.push_back("sync.gradient_dtype=" + dtype);
+      const Scenario s = node(set);
+      Model m;
+      std::string error;
+      ASSERT_TRUE(build_model(s.model, &m, &error)) << error;
+      const std::vector<ShardUnit> units = shard_units(m, 0);
+      ASSERT_EQ(units.size(), 5u);  // the root (ReLUs and the loss: no parameters) and 4 linears
+      ASSERT_EQ(units[0].params, 0);
+      double expected = 0;
+      for (const ShardUnit& u : units) {
+        const double psi = static_cast<double>(u.params);
+        if (psi == 0) continue;
+        // All-gather before forward and before backward (bf16: 2 bytes), reduce-scatter (g).
+        expected += 2 * ring_time(8, 2 * psi, 100e9, 5e-6) + ring_time(8, g * psi, 100e9, 5e-6);
+      }
+      expected *= micro;
+      const SimulationResult r = run(s);
+      EXPECT_NEAR(r.breakdown.exposed_comm, expected, 1e-6 * expected);
+      EXPECT_NEAR(r.iteration_time, compute_of(r) + expected, 1e-6 * r.iteration_time);
     }
-    expected *= micro;
-    const SimulationResult r = run(s);
-    EXPECT_NEAR(r.breakdown.exposed_comm, expected, 1e-6 * expected);
-    EXPECT_NEAR(r.iteration_time, compute_of(r) + expected, 1e-6 * r.iteration_time);
-  }
 }
 
 TEST(ShardedStep, Zero1AndZero2WithoutOverlapAreReduceScatterAndAllGather) {

@@ -193,6 +193,23 @@ TEST(Units, FormatPicksTheLargestUnitAndThreeSignificantDigits) {
   EXPECT_EQ(format_duration(-1.5e-3), "-1.50 ms");
 }
 
+// Rates (samples/s) below 100 keep three significant digits: "2 sequences/s" said nothing about
+// 1.5 or 2.49. From 100 up, whole numbers with thousands separators (issue 25).
+TEST(Units, RatesBelowAHundredPrintThreeSignificantDigits) {
+  EXPECT_EQ(format_rate(12.34), "12.3");
+  EXPECT_EQ(format_rate(2.1), "2.10");
+  EXPECT_EQ(format_rate(0.4567), "0.457");
+  EXPECT_EQ(format_rate(0.012345), "0.0123");
+  EXPECT_EQ(format_rate(99.94), "99.9");
+  EXPECT_EQ(format_rate(9.996), "10.0");  // rounds up a decade: still three digits
+  EXPECT_EQ(format_rate(99.96), "100");
+  EXPECT_EQ(format_rate(100), "100");
+  EXPECT_EQ(format_rate(1846.4), "1,846");
+  EXPECT_EQ(format_rate(58534.2), "58,534");
+  EXPECT_EQ(format_rate(1234567), "1,234,567");
+  EXPECT_EQ(format_rate(0), "0");
+}
+
 // Sizes never switch family with divisibility: 25 MB and 25 MiB print in the same unit, so a table
 // compares them at a glance (issue 15).
 TEST(Units, SizesArePrintedInBinaryUnitsWhateverTheirDivisibility) {

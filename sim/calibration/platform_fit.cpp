@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 
+#include "sim/calibration/link_fraction_ranges.h"
 #include "sim/profile/link_parameters.h"
 #include "sim/profile/nccl_tests_import.h"
 #include "sim/util/input_error.h"
@@ -255,6 +256,9 @@ PlatformFit fit_platform(const ClusterSpec& cluster, const std::vector<MeasuredS
       // what the log's printed digits carry): smaller excesses are the model's, not the link's.
       if (bandwidth && p.value > p.scenario_value * (1 + std::max(1e-3, p.max_error)))
         p.flag = "above the scenario's " + value_text(name, p.scenario_value) + " (its line rate)";
+      else if (bandwidth)
+        p.flag = link_fraction_flag(name, cluster, p.value, p.scenario_value,
+                                    std::max(1e-3, p.max_error));
       fit.calibration.parameters.push_back(p);
     }
   }

@@ -12,8 +12,9 @@
 // Refused (InputError): a log the topology cannot reproduce (a parameter the simulated times do
 // not depend on, a latency that would have to be negative, a log whose largest sizes are not
 // bandwidth-bound). Flagged (kept, with FittedParameter::flag): a bandwidth above the scenario's
-// value of that link, which this fit takes as its line rate. A latency the log cannot identify
-// (its smallest size is bandwidth-bound) is not fitted and not written.
+// value of that link, which this fit takes as its line rate, or a fraction of that line rate
+// outside what its technology plausibly reaches (link_fraction_ranges.h). A latency the log cannot
+// identify (its smallest size is bandwidth-bound) is not fitted and not written.
 #pragma once
 
 #include <functional>

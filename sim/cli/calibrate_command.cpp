@@ -5,9 +5,10 @@
 //                                              per-layer times, optimizer and collectives of a
 //                                              torch.profiler trace (sim/profile/
 //                                              torch_trace_import.h), in-process.
-//   --fit-platform LOG... --scenario S -o platform.yaml
+//   --fit-platform LOG... --scenario S [--min-bytes SIZE] -o platform.yaml
 //                                              fits the cluster's link parameters through the
-//                                              simulator (calibration/platform_fit.h).
+//                                              simulator (calibration/platform_fit.h), on the
+//                                              sizes at or above SIZE when given.
 //   --model M --batch B --precision P -o ...  runs the CUDA harness `ddpsim-calibrate` (built
 //                                              next to this binary where CUDA was found, or named
 //                                              by $DDPSIM_CALIBRATE) with the same options.
@@ -54,6 +55,7 @@ struct Options {
   std::string algorithm = "auto";
   int table = 0;
   double tolerance = 0.03;
+  std::string fit_min_bytes;  // --min-bytes: --fit-platform fits only the sizes at or above it
   std::string output;
   // Harness options, passed through.
   std::string model;
@@ -192,6 +194,18 @@ MeasuredSweep read_fit_log(const std::string& argument) {
   const NcclTestsLog log = parse_nccl_tests_log(read_regular_file(path, "nccl-tests log"), path,
                                                 CollectiveOp::kAllReduce, opts.table);
   MeasuredSweep m = measured_sweep(log, path);
+  if (!opts.fit_min_bytes.empty()) {
+    const double min_bytes = nccl_tests_size_option("--min-bytes", opts.fit_min_bytes);
+    m.samples.erase(std::remove_if(m.samples.begin(), m.samples.end(),
+                                   [&](const CollectiveSample& s) { return s.bytes < min_bytes; }),
+                    m.samples.end());
+    if (m.samples.size() < 2)
+      throw InputError(kCommandLine,
+                       fmt::format("--min-bytes {}: {} has {} size{} at or above it, a fit "
+                                   "needs at least 2",
+                                   opts.fit_min_bytes, path, m.samples.size(),
+                                   m.samples.size() == 1 ? "" : "s"));
+  }
   if (nodes > 0) {
     if (log.ranks > 0 && (log.ranks != nodes * gpus_per_node || log.nodes != nodes))
       throw InputError({path, log.device_line, 1},
@@ -344,6 +358,10 @@ const bool registered = register_command({
           ->needs(fit);
       app->add_option("--set", opts.overrides,
                       "--fit-platform: override a scenario value (repeatable)")
+          ->needs(fit);
+      app->add_option("--min-bytes", opts.fit_min_bytes,
+                      "--fit-platform: fit only the sizes at or above SIZE (e.g. 64M; "
+                      "nccl-tests' size syntax)")
           ->needs(fit);
       app->add_option("--op", opts.op,
                       "Collective the imported log measured: all_reduce, all_gather, "

@@ -186,12 +186,6 @@ Outcome decode(const std::string& text) {
   return o;
 }
 
-std::string with_commas(double v) {
-  std::string s = fmt::format("{:.0f}", v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
-  return s;
-}
-
 // Simulates every scenario, `jobs` at a time, and returns their outcomes in order. `label(i)`
 // names a run in the progress lines on stderr. A failed run fails the comparison with the
 // child's own message (an InputError stays exit 2).
@@ -393,7 +387,7 @@ int run() {
         if (sharding && !cell.fits)
           row.push_back("OOM" + memory + " ");
         else
-          row.push_back(fmt::format("{} ({:.0f}%){}{}", with_commas(cell.samples_per_second),
+          row.push_back(fmt::format("{} ({:.0f}%){}{}", units::format_rate(cell.samples_per_second),
                                     100 * cell.efficiency, memory,
                                     cell.samples_per_second == best ? "*" : " "));
       }

@@ -11,6 +11,7 @@
 
 #include "sim/calibration/collective_sweep_sim.h"
 #include "sim/cli/command.h"
+#include "sim/cli/option_checks.h"
 #include "sim/cost/nccl_tuning.h"
 #include "sim/engine/sync_factory.h"
 #include "sim/profile/nccl_tests_format.h"
@@ -33,17 +34,6 @@ struct Options {
 } opts;
 
 const SourceLocation kCommandLine{"<command line>", 0, 0};
-
-double size_option(const std::string& flag, const std::string& text) {
-  const auto bytes = parse_nccl_tests_size(text);
-  if (!bytes || *bytes > 1e15)
-    throw InputError(kCommandLine, flag +
-                                       ": expected a size as nccl-tests takes it (an integer "
-                                       "of bytes with an optional K, M or G suffix, e.g. 8, "
-                                       "64K, 8G), got '" +
-                                       text + "'");
-  return *bytes;
-}
 
 std::string cluster_line(const Scenario& s) {
   const ClusterSpec& c = s.cluster;
@@ -84,8 +74,8 @@ int run() {
                                        ": NVLS is modelled for all_reduce only; use --algorithm "
                                        "ring or auto (NCCL's ring) for " +
                                        opts.op);
-  const double min_bytes = size_option("-b", opts.min_bytes);
-  const double max_bytes = size_option("-e", opts.max_bytes);
+  const double min_bytes = nccl_tests_size_option("-b", opts.min_bytes);
+  const double max_bytes = nccl_tests_size_option("-e", opts.max_bytes);
   if (max_bytes < min_bytes)
     throw InputError(kCommandLine, "-e: the largest size must be at least -b (" + opts.min_bytes +
                                        "), got '" + opts.max_bytes + "'");

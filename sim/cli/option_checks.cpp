@@ -7,9 +7,22 @@
 #include <thread>
 
 #include "sim/engine/trace_selection.h"
+#include "sim/profile/nccl_tests_format.h"
 #include "sim/sweep/results_csv.h"
+#include "sim/util/input_error.h"
 
 namespace ddpsim::cli {
+
+double nccl_tests_size_option(const std::string& flag, const std::string& text) {
+  const auto bytes = parse_nccl_tests_size(text);
+  if (!bytes || *bytes > 1e15)
+    throw InputError(SourceLocation{"<command line>", 0, 0},
+                     flag +
+                         ": expected a size as nccl-tests takes it (an integer of bytes with an "
+                         "optional K, M or G suffix, e.g. 8, 64K, 8G), got '" +
+                         text + "'");
+  return *bytes;
+}
 
 CLI::Validator finite_number(double min, bool exclusive) {
   const std::string bound = (exclusive ? "> " : ">= ") + format_number(min);

@@ -16,6 +16,10 @@ CLI::Validator finite_number(double min, bool exclusive = false);
 // only say that it could not convert it).
 CLI::Validator whole_number(long min);
 
+// A size as nccl-tests takes it (bytes with an optional K, M or G suffix: 8, 64K, 8G), at most
+// 1e15 bytes; an InputError naming `flag` otherwise.
+double nccl_tests_size_option(const std::string& flag, const std::string& text);
+
 // --trace-gpus: auto, all, none or ranks such as 0,5,8-15 (trace_selection.h).
 CLI::Validator trace_gpus_spec();
 

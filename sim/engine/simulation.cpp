@@ -24,6 +24,7 @@
 #include "sim/engine/worker.h"
 #include "sim/model/model_zoo.h"
 #include "sim/results/result_json.h"
+#include "sim/results/scaling_note.h"
 #include "sim/util/input_error.h"
 #include "sim/util/isolated.h"
 
@@ -185,6 +186,8 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
   std::vector<std::string> warnings = scenario.cluster.calibration_warnings;
   warnings.insert(warnings.end(), scenario.cluster.input_warnings.begin(),
                   scenario.cluster.input_warnings.end());
+  if (!scenario.compute.profile_mismatch.empty())
+    warnings.push_back(scenario.compute.profile_mismatch);
   // The buffer broadcast is costed like a bucket: a measured table must cover its size too.
   std::vector<Bucket> collectives = plan.buckets;
   if (uses_buffer_broadcast(scenario))
@@ -312,6 +315,8 @@ SimulationResult simulate(const Scenario& scenario, const SimOptions& options) {
     if (one.samples_per_second > 0)
       result.scaling_efficiency =
           result.samples_per_second / (result.gpus * one.samples_per_second);
+    const std::string superlinear = superlinear_note(scenario, result, one);
+    if (!superlinear.empty()) result.notes += (result.notes.empty() ? "" : "; ") + superlinear;
   }
   return result;
 }

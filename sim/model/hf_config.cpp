@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "sim/model/architectures.h"
+#include "sim/model/attention_choice.h"
 #include "sim/scenario/yaml_reader.h"
 #include "sim/util/input_file.h"
 
@@ -154,6 +155,17 @@ HfConfig parse_hf_config(const std::string& text, const std::string& path,
                       " is not supported; supported: " + join(family->architectures));
   }
 
+  if (auto v = r.get("attn_implementation"); v && !v->node.IsNull()) {
+    const std::string impl = as_string(*v);
+    if (impl == "eager")
+      c.attention = Attention::kEager;
+    else if (impl == "sdpa")
+      c.attention = Attention::kSdpa;
+    else if (impl == "flash_attention_2")
+      c.attention = Attention::kFlash;
+    else
+      fail(*v, "unknown value '" + impl + "'; allowed: eager, sdpa, flash_attention_2");
+  }
   if (c.model_type == "gpt2") {
     c.hidden = r.dim("n_embd");
     c.layers = r.dim("n_layer");
@@ -162,12 +174,6 @@ HfConfig parse_hf_config(const std::string& text, const std::string& path,
     c.max_positions = r.dim("n_positions", r.dim("n_ctx", 1024));
     c.intermediate = r.dim("n_inner", 0, 0);
     c.tied = r.flag("tie_word_embeddings", true);
-    if (auto v = r.get("attn_implementation"); v && !v->node.IsNull()) {
-      const std::string impl = as_string(*v);
-      if (impl != "eager" && impl != "sdpa" && impl != "flash_attention_2")
-        fail(*v, "unknown value '" + impl + "'; allowed: eager, sdpa, flash_attention_2");
-      c.fused_attention = impl != "eager";
-    }
     // HF GPT-2 defaults every dropout to 0.1; a config that sets all three to 0 has none.
     bool any = false;
     for (const char* key : {"attn_pdrop", "resid_pdrop", "embd_pdrop"}) {
@@ -286,7 +292,7 @@ bool build_hf_model(const HfConfig& c, int sequence, Model* out, std::string* er
     g.max_positions = c.max_positions;
     g.inner = c.intermediate;
     g.tied = c.tied;
-    g.fused_attention = c.fused_attention;
+    g.fused_attention = c.attention != Attention::kEager;
     g.dropout = c.dropout;
     m.layers = zoo::gpt2(g, seq);
   } else if (c.model_type == "bert") {
@@ -341,6 +347,8 @@ bool build_hf_model(const HfConfig& c, int sequence, Model* out, std::string* er
     l.fused_projections = c.fused_projections;
     m.layers = zoo::llama(l, seq);
   }
+  // The builders' own attention (BERT eager, ViT and Llama fused) gives way to the config's.
+  set_attention(&m, c.attention);
   if (shape.empty()) shape = ", " + std::to_string(seq) + " tokens";
   std::string heads = std::to_string(c.heads) + " heads";
   if (c.kv_heads > 0 && c.kv_heads != c.heads) heads += " (" + std::to_string(c.kv_heads) + " KV)";

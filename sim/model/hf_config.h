@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sim/model/layer.h"
+#include "sim/scenario/scenario.h"
 
 namespace ddpsim {
 
@@ -32,9 +33,11 @@ struct HfConfig {
   bool qkv_bias = true;  // ViT; Qwen2 (q, k, v only)
   // Gemma / Gemma 2 / Phi-3: see zoo::LlamaConfig.
   bool gemma = false, gemma2 = false, softcap = false, fused_projections = false;
-  // GPT-2 family: attn_implementation "sdpa" / "flash_attention_2" (one fused kernel) or "eager"
-  // (the default: HF GPT-2's own path), and whether the *_pdrop probabilities are non-zero.
-  bool fused_attention = false;
+  // attn_implementation "eager", "sdpa" or "flash_attention_2" when the config says; otherwise
+  // sdpa, what transformers runs by default for every family here when PyTorch >= 2.1.1
+  // (huggingface/transformers#27940; SDPA for GPT-2 in #31172, BERT in #28802).
+  Attention attention = Attention::kSdpa;
+  // GPT-2 family: whether the *_pdrop probabilities are non-zero.
   bool dropout = true;
   int64_t image_size = 0, patch_size = 0, channels = 3, labels = 0;  // ViT
 };

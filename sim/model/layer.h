@@ -51,6 +51,12 @@ struct Layer {
   //   loss:       tokens, classes
   //   others:     elements per sample
   std::vector<int64_t> dims;
+  // attention (zoo and Hugging Face builders): what re-costing it under another implementation
+  // needs besides dims (zoo::set_attention_fused): dropout on the probabilities, and the width
+  // of the keys and values summed over heads (< heads x head_dim for grouped-query attention).
+  // attention_kv_width 0: not known (a model file), the implementation cannot be changed.
+  bool attention_dropout = false;
+  double attention_kv_width = 0;
 
   int64_t params() const {  // trainable
     int64_t n = 0;

@@ -238,13 +238,30 @@ void attention_core(Layers& out, const std::string& name, int64_t q_tokens, int6
   // Q K^T and P V: each q*kv*d multiply-accumulates summed over heads. Then scale, mask, softmax.
   l.fwd_flops = 2 * (2 * q * kv * d) + scores * (1 + 1 + kSoftmaxFlops + dropout_flops);
   // Grouped-query attention: keys and values have kv_heads of the heads' width each.
-  const double kv_d = kv_heads > 0 && heads > 0
-                          ? d * static_cast<double>(kv_heads) / static_cast<double>(heads)
-                          : d;
-  const double qkv_io = 2 * q * d + 2 * kv * kv_d;  // read Q, K, V; write the context
+  l.attention_kv_width = kv_heads > 0 && heads > 0
+                             ? d * static_cast<double>(kv_heads) / static_cast<double>(heads)
+                             : d;
+  l.attention_dropout = with_dropout;
+  // Backward: both operands of both matmuls are activations, so each matmul is done twice.
+  l.bwd_flops_factor = 2.0;
+  l.dims = {q_tokens, heads, heads > 0 ? dim / heads : 0, kv_tokens, fused ? 1 : 0};
+  set_attention_fused(l, fused);
+}
+
+bool set_attention_fused(Layer& l, bool fused) {
+  if (l.kind != LayerKind::kAttention || l.dims.size() < 5 || !(l.attention_kv_width > 0))
+    return false;
+  const double q = static_cast<double>(l.dims[0]);
+  const double heads = static_cast<double>(l.dims[1]);
+  const double d = heads * static_cast<double>(l.dims[2]);
+  const double kv = static_cast<double>(l.dims[3]);
+  const double scores = heads * q * kv;
+  const bool with_dropout = l.attention_dropout;
+  const double qkv_io = 2 * q * d + 2 * kv * l.attention_kv_width;  // read Q, K, V; write out
+  l.dims[4] = fused ? 1 : 0;
   if (fused) {
     l.fwd_bytes = qkv_io;
-    l.activation_elems = q * d + static_cast<double>(heads) * q;  // output + logsumexp per row
+    l.activation_elems = q * d + heads * q;  // output + logsumexp per row
   } else {
     // Write S, scale/mask it (read + write), softmax (read + write), dropout (read + write +
     // mask), read P for the second matmul.
@@ -253,9 +270,7 @@ void attention_core(Layers& out, const std::string& name, int64_t q_tokens, int6
     const double dropout_kept = with_dropout ? 1 + kMaskBytesAsElems : 0;
     l.activation_elems = scores * (1 + dropout_kept) + q * d;  // P (and dropped P), context
   }
-  // Backward: both operands of both matmuls are activations, so each matmul is done twice.
-  l.bwd_flops_factor = 2.0;
-  l.dims = {q_tokens, heads, heads > 0 ? dim / heads : 0, kv_tokens, fused ? 1 : 0};
+  return true;
 }
 
 void cross_entropy(Layers& out, const std::string& name, int64_t tokens, int64_t classes) {

@@ -114,6 +114,10 @@ void embedding(Layers& out, const std::string& name, int64_t tokens, int64_t row
 // Mistral): the same FLOPs, fewer key and value elements to read (0 = heads).
 void attention_core(Layers& out, const std::string& name, int64_t q_tokens, int64_t kv_tokens,
                     int64_t dim, int64_t heads, bool dropout, bool fused, int64_t kv_heads = 0);
+// Re-costs an attention_core layer as fused (sdpa / flash) or eager: its bytes, saved
+// activations and dims[4]; FLOPs are the same. False (unchanged) for a layer that is not an
+// attention core built by attention_core (a model file's).
+bool set_attention_fused(Layer& l, bool fused);
 // Cross-entropy over `classes` logits for each of `tokens` positions (log-softmax + NLL).
 void cross_entropy(Layers& out, const std::string& name, int64_t tokens, int64_t classes);
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sim/model/architectures.h"
+#include "sim/model/attention_choice.h"
 #include "sim/model/hf_config.h"
 #include "sim/model/hf_zoo_configs.h"
 
@@ -238,6 +239,10 @@ bool build_model(const ModelSpec& spec, Model* out, std::string* error) {
   m.sample_unit = recipe->sample_unit;
   m.sequence_length = sequence;
   m.layers = recipe->build(spec, sequence);
+  // model.attention (resolved by the loader): the entries' own defaults are documented in
+  // docs/model-assumptions.md; a stated implementation re-costs their attention layers.
+  if (spec.attention && !set_attention(&m, *spec.attention))
+    return fail(error, "model '" + key + "': its attention layers cannot be re-costed");
   *out = std::move(m);
   return true;
 }

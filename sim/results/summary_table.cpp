@@ -14,10 +14,27 @@ std::string pct(double part, double whole) {
   return whole > 0 ? fmt::format("{:6.1f} %", 100.0 * part / whole) : std::string("     - ");
 }
 
-std::string rate(double v) {
-  std::string s = fmt::format("{:.0f}", v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
-  return s;
+std::string rate(double v) { return units::format_rate(v); }
+
+// Which compute figures the prediction rests on and where they came from.
+std::string compute_line(const ComputeSpec& c) {
+  const std::string roofline =
+      fmt::format("roofline at {:.0f} % of peak FLOP/s, {:.0f} % of HBM bandwidth ({})",
+                  100 * c.efficiency, 100 * c.memory_efficiency,
+                  c.efficiency_stated ? "compute.efficiency in the scenario"
+                                      : "ddpsim's default, not measured");
+  switch (c.mode) {
+    case ComputeMode::kRoofline:
+      return roofline;
+    case ComputeMode::kMeasured:
+      return fmt::format("{} scaled to the measured 1-GPU step of {} (compute.step_time)", roofline,
+                         units::format_duration(c.step_time));
+    case ComputeMode::kProfile:
+      return fmt::format(
+          "profile {}: measured layer times; other layers at its per-kind efficiencies{}",
+          c.profile, c.profile_mismatch.empty() ? "" : " (see the warning)");
+  }
+  return roofline;
 }
 
 }  // namespace
@@ -65,6 +82,7 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
                              units::format_bytes(s.sync.first_bucket));
   out += fmt::format("sync        {}; {}, overlap {}\n", r.notes, comm_units,
                      s.sync.overlap ? "on" : "off");
+  out += fmt::format("compute     {}\n", compute_line(s.compute));
   out += "\n";
   out += fmt::format("throughput      {:>12} {}/s", rate(r.samples_per_second), model.sample_unit);
   if (r.single_gpu_samples_per_second > 0)

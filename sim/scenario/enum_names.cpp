@@ -193,6 +193,13 @@ const std::vector<NamedValue<ComputeMode>>& enum_table<ComputeMode>() {
 }
 
 template <>
+const std::vector<NamedValue<Attention>>& enum_table<Attention>() {
+  static const std::vector<NamedValue<Attention>> t = {
+      {Attention::kEager, "eager"}, {Attention::kSdpa, "sdpa"}, {Attention::kFlash, "flash"}};
+  return t;
+}
+
+template <>
 const std::vector<NamedValue<StorageKind>>& enum_table<StorageKind>() {
   static const std::vector<NamedValue<StorageKind>> t = {{StorageKind::kLocal, "local"},
                                                          {StorageKind::kShared, "shared"}};

@@ -121,6 +121,8 @@ const std::vector<NamedValue<BackwardPrefetch>>& enum_table<BackwardPrefetch>();
 template <>
 const std::vector<NamedValue<ComputeMode>>& enum_table<ComputeMode>();
 template <>
+const std::vector<NamedValue<Attention>>& enum_table<Attention>();
+template <>
 const std::vector<NamedValue<StorageKind>>& enum_table<StorageKind>();
 template <>
 const std::vector<NamedValue<DecodeKind>>& enum_table<DecodeKind>();

@@ -1,10 +1,12 @@
 // The `model:` section: a model zoo key and its shape parameters, a model file exported from
-// PyTorch, or a Hugging Face config.json. The zoo itself decides whether a name and shape are
+// PyTorch, or a Hugging Face config.json; and model.attention (eager, sdpa, flash), resolved here
+// for every source (ModelSpec::attention). The zoo itself decides whether a name and shape are
 // valid, so the scenario accepts exactly what `ddpsim models` lists; files are read here, once,
 // and their errors point into them.
 #include <algorithm>
 #include <memory>
 
+#include "sim/model/attention_choice.h"
 #include "sim/model/hf_config.h"
 #include "sim/model/model_file.h"
 #include "sim/model/model_zoo.h"
@@ -21,9 +23,14 @@ void load_file(const YamlSection& model, const YamlValue& file, YamlContext* con
       fail(*v, std::string(key) +
                    " does not apply to model.file (the file fixes the shapes; "
                    "export it again with other inputs)");
+  if (auto v = model.get("attention"))
+    fail(*v,
+         "model.attention does not apply to model.file (the exported layers fix it; export "
+         "again with the attention implementation you run)");
   m->file = as_existing_path(file, *context);
   auto loaded = std::make_shared<Model>(load_model_file(m->file));
   m->name = loaded->name;
+  m->attention = attention_of(*loaded);
   m->loaded = std::move(loaded);
 }
 
@@ -31,7 +38,13 @@ void read_hf_config_model(const YamlSection& model, const YamlValue& file, YamlC
                           ModelSpec* m) {
   if (auto v = model.get("layers")) fail(*v, "layers applies only to model 'mlp'");
   m->hf_config = as_existing_path(file, *context);
-  const HfConfig config = load_hf_config(m->hf_config);
+  HfConfig config = load_hf_config(m->hf_config);
+  if (m->attention_stated) {
+    config.attention = *m->attention;
+  } else {
+    m->attention = config.attention;
+    m->attention_where = file.where;
+  }
   auto built = std::make_shared<Model>();
   std::string error;
   if (!build_hf_model(config, m->sequence_length, built.get(), &error))
@@ -41,11 +54,37 @@ void read_hf_config_model(const YamlSection& model, const YamlValue& file, YamlC
   m->loaded = std::move(built);
 }
 
+// model.attention: as_enum's message names the allowed values. Resolved for the other sources
+// after the model is built (resolve_attention).
+void read_attention(const YamlSection& model, ModelSpec* m) {
+  if (auto v = model.get("attention")) {
+    m->attention = as_enum<Attention>(*v);
+    m->attention_stated = true;
+    m->attention_where = v->where;
+  }
+}
+
+// A zoo model or a model file: the stated implementation must have attention layers to act on;
+// otherwise the model's own, as built.
+void resolve_attention(const YamlSection& model, const Model& built, ModelSpec* m) {
+  const std::optional<Attention> own = attention_of(built);
+  if (m->attention_stated && !own)
+    fail(*model.get("attention"), "model '" + built.name +
+                                      "' has no attention layers: model.attention applies to "
+                                      "transformers only");
+  if (!m->attention_stated) {
+    m->attention = own;
+    m->attention_where = model.where();
+  }
+}
+
 }  // namespace
 
 void parse_model(const YamlValue& value, YamlContext* context, Scenario* scenario) {
   ModelSpec& m = scenario->model;
-  YamlSection model(value, {"name", "file", "hf_config", "sequence_length", "layers"}, context);
+  YamlSection model(value, {"name", "file", "hf_config", "sequence_length", "layers", "attention"},
+                    context);
+  read_attention(model, &m);
   std::vector<YamlValue> sources;
   for (const char* key : {"name", "file", "hf_config"})
     if (auto v = model.get(key)) sources.push_back(*v);
@@ -90,6 +129,7 @@ void parse_model(const YamlValue& value, YamlContext* context, Scenario* scenari
     if (known && sequence_length) fail_at(sequence_length->where, error);
     fail_at(name.where, error);
   }
+  resolve_attention(model, built, &m);
 }
 
 }  // namespace ddpsim

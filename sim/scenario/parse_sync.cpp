@@ -125,6 +125,18 @@ int gradient_bytes(const YamlValue& value) {
   fail(value, "unknown value '" + dtype + "'; allowed: fp32, fp16, bf16");
 }
 
+// sync.gradient_dtype when not stated: what PyTorch reduces in. DDP all-reduces .grad, which has
+// the parameters' dtype: fp32, under AMP too (a compression hook is what makes it 16-bit). FSDP
+// reduces in MixedPrecision's reduce_dtype, which defaults to param_dtype; ddpsim's FSDP (zero3,
+// fsdp-hybrid) gathers parameters at the compute dtype under mixed precision (param_dtype bf16
+// or fp16), so it reduces in 2 bytes there. ZeRO-1/2 keep fp32. Sources: docs/sharding.md.
+int default_gradient_bytes(const Scenario& scenario) {
+  const Sharding sharding = scenario.sync.sharding.strategy;
+  const Precision p = scenario.training.precision;
+  const bool mixed = p == Precision::kFp16 || p == Precision::kBf16 || p == Precision::kFp8;
+  return mixed && (sharding == Sharding::kZero3 || sharding == Sharding::kHybrid) ? 2 : 4;
+}
+
 // NVLS is a property of the node's switch; ddpsim models it for all-reduce, with Simple.
 void check_nvls(const YamlValue& algorithm, const std::optional<YamlValue>& protocol,
                 const Scenario& scenario) {
@@ -195,6 +207,7 @@ void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario
   }
 
   if (s.algorithm == AllReduceAlgorithm::kNvls) check_nvls(*algorithm, protocol, *scenario);
+  if (!sync.has("gradient_dtype")) s.gradient_bytes = default_gradient_bytes(*scenario);
 
   if (s.sharding.strategy != Sharding::kNone) {
     // Sharding replaces how gradients are synchronised; the features below decide that too.

@@ -20,6 +20,19 @@ void parse_training(const YamlValue& value, YamlContext* context, Scenario* scen
                    "; a custom GPU gives cluster.gpu.fp8)");
     }
   }
+  // FlashAttention-2 has fp16 and bf16 kernels only (fp8 runs attention in bf16).
+  const ModelSpec& m = scenario->model;
+  if (m.attention == Attention::kFlash &&
+      (t.precision == Precision::kFp32 || t.precision == Precision::kTf32)) {
+    const std::string said = m.attention_stated ? "model.attention: flash"
+                                                : "the config's attn_implementation "
+                                                  "flash_attention_2";
+    const std::string message = said + " runs in fp16 or bf16 only, but training.precision is " +
+                                precision_name(t.precision) +
+                                ": train in bf16 or fp16, or use sdpa (fused for every dtype)";
+    if (auto v = training.get("precision"); v && !m.attention_stated) fail(*v, message);
+    fail_at(m.attention_where, message);
+  }
   if (auto v = training.get("optimizer")) t.optimizer = as_enum<Optimizer>(*v);
   if (auto v = training.get("gradient_accumulation")) {
     t.gradient_accumulation = static_cast<int>(as_int(*v, 1));

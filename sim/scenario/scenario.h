@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,13 @@ struct ClusterSpec {
 
 struct Model;
 
+// How attention's softmax(QK^T)V runs. eager: the matmuls, scale, mask, softmax and dropout as
+// separate kernels that write (and keep for backward) the heads x q x kv probabilities; sdpa:
+// torch.nn.functional.scaled_dot_product_attention, one fused kernel (flash or memory-efficient)
+// that never writes them; flash: FlashAttention-2 (HF flash_attention_2), fused the same way,
+// fp16/bf16 only. sdpa and flash cost the same in this model (docs/model-assumptions.md).
+enum class Attention { kEager, kSdpa, kFlash };
+
 struct ModelSpec {
   std::string name;             // model zoo key (see `ddpsim models`); file models: their name
   int sequence_length = 0;      // transformers: 0 = the model's default
@@ -132,6 +140,12 @@ struct ModelSpec {
   // The model read from `file` or `hf_config` by the scenario loader (files are read at the
   // edge, once); build_model returns a copy.
   std::shared_ptr<const Model> loaded;
+  // model.attention, resolved by the loader: as stated, else the model's own default (a Hugging
+  // Face config's attn_implementation, else what transformers runs by default: sdpa; a zoo
+  // entry's documented default; a model file's as exported). Unset for models without attention.
+  std::optional<Attention> attention;
+  bool attention_stated = false;
+  SourceLocation attention_where;  // where model.attention was written (precision errors)
 };
 
 // ---------------------------------------------------------------- training
@@ -271,7 +285,12 @@ enum class ComputeMode { kRoofline, kMeasured, kProfile };
 
 struct ComputeSpec {
   ComputeMode mode = ComputeMode::kRoofline;
-  double efficiency = 0.5;         // roofline: achieved fraction of peak FLOP/s
+  double efficiency = 0.5;  // roofline: achieved fraction of peak FLOP/s
+  // mode profile: why the profile does not describe this scenario's GPU or precision (measured
+  // on another device, or its layers timed at another precision; sim/profile/profile_match.h),
+  // filled by the loader; "" when device and precision match. A warning, and a wider range.
+  std::string profile_mismatch;
+  bool efficiency_stated = false;  // compute.efficiency / memory_efficiency written, not defaults
   double memory_efficiency = 0.8;  // roofline: achieved fraction of HBM bandwidth (streaming
                                    // kernels: norms, activations, optimizer)
   double step_time = 0;            // measured: one single-GPU iteration (fwd+bwd+optimizer), s

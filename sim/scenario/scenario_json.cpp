@@ -62,6 +62,8 @@ json model_json(const ModelSpec& m) {
   json j = {{"name", m.name}, {"sequence_length", m.sequence_length}, {"layers", m.mlp_layers}};
   if (!m.file.empty()) j["file"] = m.file;
   if (!m.hf_config.empty()) j["hf_config"] = m.hf_config;
+  // The implementation in use (stated or the model's default); null: no attention layers.
+  j["attention"] = m.attention ? json(enum_name(*m.attention)) : json(nullptr);
   return j;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -255,6 +256,23 @@ std::string format_flops(double flop_per_second) {
   static const std::vector<Unit> scale = {
       {"FLOPS", 1}, {"GFLOPS", 1e9}, {"TFLOPS", 1e12}, {"PFLOPS", 1e15}};
   return format_with(flop_per_second, scale);
+}
+
+std::string format_rate(double per_second) {
+  if (std::isfinite(per_second) && per_second != 0 && std::abs(per_second) < 99.95) {
+    // fixed notation with 2 - floor(log10 |v|) decimals: 12.3, 1.23, 0.123, 0.0123
+    const int magnitude = static_cast<int>(std::floor(std::log10(std::abs(per_second))));
+    const int decimals = std::max(0, 2 - magnitude);
+    std::string s = fmt::format("{:.{}f}", per_second, decimals);
+    // 9.995 rounds to "10.00": keep three significant digits
+    if (s.find('.') != std::string::npos && std::abs(std::stod(s)) >= std::pow(10, magnitude + 1))
+      s = fmt::format("{:.{}f}", per_second, std::max(0, decimals - 1));
+    return s;
+  }
+  std::string s = fmt::format("{:.0f}", per_second);
+  const int first = s[0] == '-' ? 1 : 0;
+  for (int i = static_cast<int>(s.size()) - 3; i > first; i -= 3) s.insert(i, ",");
+  return s;
 }
 
 }  // namespace ddpsim::units

@@ -32,6 +32,9 @@ std::string format_bytes(double bytes);
 std::string format_bandwidth(double bytes_per_second);
 std::string format_duration(double seconds);
 std::string format_flops(double flop_per_second);
+// A rate (samples/s, images/s): three significant digits below 100 ("12.3", "0.457"), whole
+// with thousands separators from 100 ("58,534").
+std::string format_rate(double per_second);
 
 // "bytes", "bandwidth", ... and the list of accepted suffixes for error messages.
 std::string allowed_units(Kind kind);

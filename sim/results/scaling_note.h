@@ -1,0 +1,18 @@
+// Why a scaling efficiency is above 100 %: the parts of one GPU's step that are shorter in the
+// multi-GPU run than in the 1-GPU baseline (same per-GPU batch), measured from the two results'
+// breakdowns, each with the cause the model can state for it (sharding divides the optimizer
+// update; the lone GPU waited longer for data; compute per GPU differs). "" when the efficiency
+// is at most 100 % (a relative 1e-9 of rounding allowed).
+#pragma once
+
+#include <string>
+
+#include "sim/results/result.h"
+#include "sim/scenario/scenario.h"
+
+namespace ddpsim {
+
+std::string superlinear_note(const Scenario& scenario, const SimulationResult& many,
+                             const SimulationResult& one);
+
+}  // namespace ddpsim
