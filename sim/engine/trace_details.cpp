@@ -79,21 +79,37 @@ void add_trace_details(const RunContext& ctx, SimulationResult* r) {
     return out;
   };
 
+  // Sharded runs' units by name: "backward <unit>" slices get the unit their gradients fill.
+  std::unordered_map<std::string, int> unit_by_name;
+  for (size_t u = 0; u < ctx.plan->units.size(); ++u)
+    unit_by_name.emplace(ctx.plan->units[u].name, static_cast<int>(u));
+
   double first = 0, last = 0;
   bool any = false;
   for (TraceEvent& e : r->trace) {
     e.numbers["step"] = step;
+    const bool comm = e.lane.compare(0, 4, "comm") == 0;
+    // Args set where the slice was recorded (sharded calls: bytes, collective, algorithm) win:
+    // they describe that call, the bucket table its bucket.
     const int b = number_after(e.name, "bucket");
     if (b >= 0 && b < static_cast<int>(buckets.size())) {
-      e.numbers["bucket"] = b;
-      e.numbers["bytes"] = buckets[b].bytes;
-      e.numbers["tensors"] = static_cast<double>(buckets[b].tensors.size());
-      if (e.lane == "comm" && b < static_cast<int>(algorithms.size()))
-        e.texts["algorithm"] = algorithms[b];
+      e.numbers.emplace("bucket", b);
+      e.numbers.emplace("bytes", buckets[b].bytes);
+      e.numbers.emplace("tensors", static_cast<double>(buckets[b].tensors.size()));
+      if (comm && b < static_cast<int>(algorithms.size()))
+        e.texts.emplace("algorithm", algorithms[b]);
+    }
+    if (comm && !e.texts.count("collective")) {
+      const size_t space = e.name.find(' ');
+      e.texts["collective"] = e.name.substr(0, space);  // "all-reduce", "push/pull"
+    }
+    if (e.lane == "compute" && e.name.compare(0, 9, "backward ") == 0) {
+      const auto unit = unit_by_name.find(e.name.substr(9));
+      if (unit != unit_by_name.end()) e.numbers.emplace("unit", unit->second);
     }
     const int batch = number_after(e.name, "batch");
     if (batch >= 0) e.numbers["batch"] = batch;
-    if (e.lane == "comm" || e.lane == "data") {
+    if (comm || e.lane == "data") {
       const auto [link, u] = busiest_during(*ctx.meter, candidates(e.gpu), e.start, e.end);
       if (link >= 0) {
         e.texts["link"] = cat.links[link].name;

@@ -138,6 +138,10 @@ json result_to_json(const SimulationResult& r) {
   json j;
   j["scenario"] = r.scenario;
   j["model"] = r.model;
+  j["model_parameters"] = r.model_parameters;
+  j["model_trainable_parameters"] = r.model_trainable_parameters;
+  j["model_forward_flops_per_sample"] =
+      checked(r.model_forward_flops_per_sample, "model_forward_flops_per_sample");
   j["gpus"] = r.gpus;
   j["nodes"] = r.nodes;
   j["global_batch"] = checked(r.global_batch, "global_batch");
@@ -217,6 +221,10 @@ SimulationResult result_from_json(const json& j) {
   SimulationResult r;
   r.scenario = j.at("scenario").get<std::string>();
   r.model = j.at("model").get<std::string>();
+  // Absent from results written before the model's counts were reported.
+  r.model_parameters = j.value("model_parameters", int64_t{0});
+  r.model_trainable_parameters = j.value("model_trainable_parameters", int64_t{0});
+  r.model_forward_flops_per_sample = j.value("model_forward_flops_per_sample", 0.0);
   r.gpus = j.at("gpus").get<int>();
   r.nodes = j.at("nodes").get<int>();
   r.global_batch = j.at("global_batch").get<double>();
@@ -337,19 +345,27 @@ json trace_to_chrome_json(const SimulationResult& r) {
                       {"dur", (e.end - e.start) * 1e6},
                       {"args", args_json(e)}});
   // Arrows from the backward segment that filled bucket k to the collective that reduced it.
+  // Sharded runs: from each backward segment of a wrapped unit (or bucket) to the reduction of
+  // its gradients; never to an all-gather, which carries the same unit the other way.
   int flow_id = 0;
   for (const auto& from : r.trace) {
-    const auto bucket = from.numbers.find("bucket");
-    if (from.lane != "compute" || bucket == from.numbers.end()) continue;
+    if (from.lane != "compute") continue;
+    const char* key = from.numbers.count("bucket") ? "bucket" : "unit";
+    const auto bucket = from.numbers.find(key);
+    if (bucket == from.numbers.end()) continue;
     const TraceEvent* to = nullptr;
     for (const auto& e : r.trace) {
-      const auto b = e.numbers.find("bucket");
-      if (e.gpu == from.gpu && e.lane == "comm" && b != e.numbers.end() &&
-          b->second == bucket->second && e.start >= from.start && (!to || e.start < to->start))
+      const auto b = e.numbers.find(key);
+      const auto collective = e.texts.find("collective");
+      if (e.gpu == from.gpu && e.lane.compare(0, 4, "comm") == 0 && b != e.numbers.end() &&
+          b->second == bucket->second && e.start >= from.start &&
+          (collective == e.texts.end() || collective->second != "all-gather") &&
+          (!to || e.start < to->start))
         to = &e;
     }
     if (to == nullptr) continue;
-    const std::string name = "bucket " + std::to_string(static_cast<int>(bucket->second));
+    const std::string name =
+        std::string(key) + " " + std::to_string(static_cast<int>(bucket->second));
     ++flow_id;
     events.push_back({{"ph", "s"},
                       {"id", flow_id},
