@@ -31,11 +31,51 @@ def plot_links(data, out_dir, wanted=None):
     if not columns and not fabric:
         raise Skip("no link carried bytes at point %d (one GPU, synthetic data)" % row["point"])
     nodes = _rows(len(per_node))
+    if not columns:
+        # No link inside a node carried bytes (a run bound by a shared store, one GPU per node
+        # reading it): an all-zero heat map would say nothing, the bars say it all.
+        fig, (bars,) = new_figure(8, 2.2 + 0.28 * min(len(fabric), 24))
+        _fabric_bars(bars, fabric)
+    else:
+        fig = _heat_map(groups, per_node, columns, nodes, fabric)
+    what = "link utilisation on %d GPUs (point %d: %s)" % (
+        row["gpus"], row["point"], data.point_label(row).replace("\n", ", "))
+    plot_title = title(data, what)
+    fig.suptitle(plot_title, fontsize=10)
+    file = save(fig, out_dir, "link_heatmap.png", rect=(0, 0, 1, 0.93))
+    series = [(groups[c], len(nodes), "node links") for c in columns]
+    series += [(f["name"], 1, "fabric link") for f in fabric]
+    busiest = links["busiest"][0] if links.get("busiest") else None
+    caption = ("Share of each link's capacity used over the measured steps (bytes / (bandwidth "
+               "x time)); a cell is the busiest link of that kind in the node.")
+    if not columns:
+        caption = ("Share of each link's capacity used over the measured steps (bytes / "
+                   "(bandwidth x time)); no link inside a node carried bytes, so only the links "
+                   "outside the nodes are drawn.")
+    if busiest:
+        caption += " Busiest: %s at %.1f %%." % (busiest["name"], 100 * busiest["utilisation"])
+    return record("link_heatmap", file, plot_title, series, caption, point=row["point"],
+                  point_id=row.get("point_id", ""), nodes=len(nodes) if columns else 0)
+
+
+def _fabric_bars(bars, fabric):
+    shown = sorted(fabric, key=lambda f: -f["utilisation"])[:24]
+    bars.barh(range(len(shown)), [100 * f["utilisation"] for f in shown], color="#c44e52")
+    bars.set_yticks(range(len(shown)))
+    bars.set_yticklabels([f["name"] for f in shown], fontsize=7)
+    bars.set_ylim(max(len(shown), 8) - 0.5, -0.5)  # top down; a few links keep thin bars
+    bars.set_xlim(0, 100)
+    bars.set_xlabel("utilisation over the step (%)")
+    bars.set_title("links outside the nodes", fontsize=9)
+    bars.grid(True, axis="x", alpha=0.3)
+
+
+def _heat_map(groups, per_node, columns, nodes, fabric):
     grid = np.array([[100 * (per_node[n][c] or 0) for c in columns] for n in nodes])
     width = 3.5 + 0.75 * max(len(columns), 1) + (4.5 if fabric else 0)
     fig, axes = new_figure(width, 2.2 + 0.28 * len(nodes), ncols=2 if fabric else 1)
     ax = axes[0]
-    image = ax.imshow(grid if columns else np.zeros((len(nodes), 1)), cmap="magma_r",
+    image = ax.imshow(grid, cmap="magma_r",
                       vmin=0, vmax=100, aspect="auto")
     ax.set_xticks(range(len(columns)))
     ax.set_xticklabels([groups[c] for c in columns], rotation=40, ha="right", fontsize=8)
@@ -50,27 +90,5 @@ def plot_links(data, out_dir, wanted=None):
                         color="white" if v > 55 else "black")
     fig.colorbar(image, ax=ax, label="utilisation over the step (%)", fraction=0.05)
     if fabric:
-        bars = axes[1]
-        shown = sorted(fabric, key=lambda f: -f["utilisation"])[:24]
-        bars.barh(range(len(shown)), [100 * f["utilisation"] for f in shown], color="#c44e52")
-        bars.set_yticks(range(len(shown)))
-        bars.set_yticklabels([f["name"] for f in shown], fontsize=7)
-        bars.set_ylim(max(len(shown), 8) - 0.5, -0.5)  # top down; a few links keep thin bars
-        bars.set_xlim(0, 100)
-        bars.set_xlabel("utilisation over the step (%)")
-        bars.set_title("links outside the nodes", fontsize=9)
-        bars.grid(True, axis="x", alpha=0.3)
-    what = "link utilisation on %d GPUs (point %d: %s)" % (
-        row["gpus"], row["point"], data.point_label(row).replace("\n", ", "))
-    plot_title = title(data, what)
-    fig.suptitle(plot_title, fontsize=10)
-    file = save(fig, out_dir, "link_heatmap.png", rect=(0, 0, 1, 0.93))
-    series = [(groups[c], len(nodes), "node links") for c in columns]
-    series += [(f["name"], 1, "fabric link") for f in fabric]
-    busiest = links["busiest"][0] if links.get("busiest") else None
-    caption = ("Share of each link's capacity used over the measured steps (bytes / (bandwidth "
-               "x time)); a cell is the busiest link of that kind in the node.")
-    if busiest:
-        caption += " Busiest: %s at %.1f %%." % (busiest["name"], 100 * busiest["utilisation"])
-    return record("link_heatmap", file, plot_title, series, caption, point=row["point"],
-                  point_id=row.get("point_id", ""), nodes=len(nodes))
+        _fabric_bars(axes[1], fabric)
+    return fig
