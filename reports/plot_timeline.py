@@ -47,11 +47,17 @@ def plot_timeline(data, out_dir, wanted=None):
     row = choose_point(data, wanted)
     events, chrome = point_trace(data, row)
     # The ProfilerStep#N markers span the whole step: the Chrome trace has them, the chart not.
+    # The chart starts where the first marker does: the loader reads a step's batches steps
+    # ahead, and drawing those reads would stretch the axis to several steps. Work begun before
+    # is cut at the step's start (the Chrome trace has it whole).
+    markers = [e for e in events if e["lane"] == "step"]
     events = [e for e in events if e["lane"] != "step"]
     if not events:
         raise Skip("point %d has no recorded trace (it ran with --trace-gpus none)" % row["point"])
-    start = min(e["start_s"] for e in events)
-    gpus, names = shown_gpus(events, row.get("gpus_per_node") or 1)
+    start = min(e["start_s"] for e in (markers or events))
+    cut = sum(1 for e in events if e["start_s"] < start)
+    events = [dict(e, start_s=max(e["start_s"], start)) for e in events if e["end_s"] > start]
+    gpus, names = shown_gpus(events, row.get("gpus_per_node") or 1, row.get("nodes") or 1)
     rows = []  # (gpu, lane) in display order
     for gpu in gpus:
         for lane in LANES + sorted({e["lane"] for e in events} - set(LANES)):
@@ -89,6 +95,9 @@ def plot_timeline(data, out_dir, wanted=None):
     caption = ("One measured optimizer step of the traced GPUs (by default the first of each "
                "node and the slowest): compute stream, gradient all-reduce / push-pull stream "
                "and data loader.")
+    if cut:
+        caption += (" Loader work begun before the step (reads run steps ahead) is cut at the "
+                    "step's start.")
     if len(gpus) < traced:
         caption += (" %d GPUs were traced; to keep the chart readable each of %d node groups "
                     "shows its slowest traced GPU (the one whose step ends last). Every traced "
@@ -98,9 +107,11 @@ def plot_timeline(data, out_dir, wanted=None):
                   groups=len(gpus) if len(gpus) < traced else 0)
 
 
-def shown_gpus(events, gpus_per_node):
+def shown_gpus(events, gpus_per_node, nodes_total):
     """(GPUs drawn, their row labels): every traced GPU up to MAX_GPUS, else the slowest traced
-    GPU of each of at most MAX_GROUPS contiguous node groups."""
+    GPU of each of at most MAX_GROUPS contiguous node groups. A group stands for the nodes from
+    its first traced node to the next group's (the last to the cluster's last node): the nodes
+    the default selection skips between them belong to it."""
     traced = sorted({e["gpu"] for e in events})
     if len(traced) <= MAX_GPUS:
         return traced, {g: "GPU %d" % g for g in traced}
@@ -114,8 +125,9 @@ def shown_gpus(events, gpus_per_node):
         group = set(nodes[i:i + size])
         members = [g for g in traced if g // gpus_per_node in group]
         slowest = max(members, key=lambda g: (end[g], -g))
-        span = ("node %d" % min(group) if len(group) == 1
-                else "nodes %d-%d" % (min(group), max(group)))
+        first = min(group)
+        last = nodes[i + size] - 1 if i + size < len(nodes) else max(max(group), nodes_total - 1)
+        span = "node %d" % first if first == last else "nodes %d-%d" % (first, last)
         shown.append(slowest)
-        names[slowest] = "%s: GPU %d (slowest of %d)" % (span, slowest, len(members))
+        names[slowest] = "%s: GPU %d (slowest of %d traced)" % (span, slowest, len(members))
     return shown, names

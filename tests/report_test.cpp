@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -203,6 +204,11 @@ TEST(Report, StrategySweepWithRealDataDrawsStrategyAndDataLoadingPlots) {
   EXPECT_EQ(series(r.plots.at("data_loading")).size(), 6u);
   for (const auto& [name, points] : series(r.plots.at("data_loading"))) EXPECT_EQ(points, 3);
   EXPECT_EQ(r.skipped.count("bucket_size"), 1u);
+  // The shared store is a link outside the nodes with bytes: the heat map's bars show it.
+  ASSERT_EQ(r.plots.count("link_heatmap"), 1u);
+  const auto links = series(r.plots.at("link_heatmap"), "fabric link");
+  EXPECT_NE(std::find(links.begin(), links.end(), std::make_pair(std::string("storage tx"), 1)),
+            links.end());
 }
 
 TEST(Report, SingleSimulateFolderGetsBreakdownAndTimeline) {
