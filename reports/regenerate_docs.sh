@@ -31,7 +31,7 @@ if [ -f docs/images/bucket-sweep-bert/report-screenshot.png ]; then
 from PIL import Image
 path = "docs/images/bucket-sweep-bert/"
 image = Image.open(path + "report-screenshot.png").convert("RGB")
-image.crop((0, 3232, 1400, 4600)).save(path + "report-timeline-heatmap.png", optimize=True)
+image.crop((0, 3348, 1400, 4720)).save(path + "report-timeline-heatmap.png", optimize=True)
 PY
 fi
 # The whole page as a reviewer sees it, at both ends: one 8-GPU node (data-loading.yaml) here,
@@ -44,7 +44,7 @@ if command -v chromium >/dev/null || command -v chromium-browser >/dev/null; the
   /usr/bin/python3 - <<'PY'
 import glob
 from PIL import Image
-for path in ["docs/images/report-8-gpus.png"] + glob.glob("docs/images/*/report-screenshot.png"):
+for path in ["docs/images/report-8-gpus.png"] + glob.glob("docs/images/*/report-*.png"):
     Image.open(path).convert("RGB").quantize(colors=128).save(path, optimize=True)
 PY
 fi
