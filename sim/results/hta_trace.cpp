@@ -1,9 +1,10 @@
 #include "sim/results/hta_trace.h"
 
 #include <cctype>
-#include <cmath>
 #include <map>
 #include <string>
+
+#include "sim/results/result_json.h"
 
 namespace ddpsim {
 namespace {
@@ -36,16 +37,6 @@ std::string nccl_algorithm(std::string algorithm) {
   return algorithm;
 }
 
-json args_of(const TraceEvent& e) {
-  json args = json::object();
-  for (const auto& [key, value] : e.numbers)
-    args[key] = value == std::floor(value) && std::fabs(value) < 1e15
-                    ? json(static_cast<int64_t>(value))
-                    : json(value);
-  for (const auto& [key, value] : e.texts) args[key] = value;
-  return args;
-}
-
 json complete(const std::string& name, const char* cat, int pid, int tid, const TraceEvent& e) {
   return {{"ph", "X"},
           {"name", name},
@@ -72,7 +63,7 @@ json one_rank(const SimulationResult& r, const GpuSpec& gpu, int rank) {
   int correlation = 0;
   for (const TraceEvent& e : r.trace) {
     if (e.gpu != rank) continue;
-    json args = args_of(e);
+    json args = trace_args_json(e);
     if (e.lane == "step") {
       events.push_back(complete(e.name, "user_annotation", kHostPid, kMainThread, e));
       events.back()["args"] = args;

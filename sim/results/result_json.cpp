@@ -121,7 +121,9 @@ LinkUsage links_from(const json& j) {
   return u;
 }
 
-json args_json(const TraceEvent& e) {
+}  // namespace
+
+json trace_args_json(const TraceEvent& e) {
   json args = json::object();
   // Whole numbers (bucket, bytes, step) as integers, as Perfetto shows them.
   for (const auto& [key, value] : e.numbers)
@@ -131,8 +133,6 @@ json args_json(const TraceEvent& e) {
   for (const auto& [key, value] : e.texts) args[key] = value;
   return args;
 }
-
-}  // namespace
 
 json result_to_json(const SimulationResult& r) {
   json j;
@@ -198,7 +198,7 @@ json result_to_json(const SimulationResult& r) {
                      {"name", e.name},
                      {"start_s", checked(e.start, "trace")},
                      {"end_s", checked(e.end, "trace")},
-                     {"args", args_json(e)}});
+                     {"args", trace_args_json(e)}});
   j["trace"] = trace;
   j["traced_gpus"] = r.traced_gpus;
   json counters = json::array();
@@ -343,7 +343,7 @@ json trace_to_chrome_json(const SimulationResult& r) {
                       {"tid", lane_id(e.lane)},
                       {"ts", e.start * 1e6},
                       {"dur", (e.end - e.start) * 1e6},
-                      {"args", args_json(e)}});
+                      {"args", trace_args_json(e)}});
   // Arrows from the backward segment that filled bucket k to the collective that reduced it.
   // Sharded runs: from each backward segment of a wrapped unit (or bucket) to the reduction of
   // its gradients; never to an all-gather, which carries the same unit the other way.
