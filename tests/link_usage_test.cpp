@@ -323,6 +323,23 @@ TEST(LinkUsage, AStoreBoundRunNamesTheSharedStoreWithTheBytesItServed) {
   for (const LinkReport& f : r.links.fabric)
     if (f.name == "storage tx") in_fabric = f.utilisation == top.utilisation;
   EXPECT_TRUE(in_fabric);  // the report's bars of links outside the nodes show it
+  // In the trace, the loader's reads name the store as their link; the all-reduces, which the
+  // store's traffic never crosses, name a link of their own route.
+  SimOptions traced;
+  traced.baseline = false;
+  const SimulationResult t = simulate(s, traced);
+  int comm = 0, reads = 0;
+  for (const TraceEvent& e : t.trace) {
+    const auto link = e.texts.find("link");
+    if (link == e.texts.end()) continue;
+    if (e.lane == "comm") {
+      ++comm;
+      EXPECT_NE(link->second, "storage tx") << e.name;
+    }
+    if (e.lane == "data" && e.name.rfind("read", 0) == 0 && link->second == "storage tx") ++reads;
+  }
+  EXPECT_GT(comm, 0);
+  EXPECT_GT(reads, 0);
   const std::string summary = format_summary(s, model_of(s), r);
   EXPECT_NE(
       summary.find("busiest links   storage tx " + fmt::format("{:.1f} %", 100 * top.utilisation)),

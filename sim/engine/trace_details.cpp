@@ -64,7 +64,9 @@ void add_trace_details(const RunContext& ctx, SimulationResult* r) {
   for (const LinkReport& l : r->links.busiest) busiest.push_back(by_name.at(l.name));
   const ClusterPlatform& pf = *ctx.platform;
   // The GPU's own links first: on a tie (every NIC of a ring equally busy) a slice names its own.
-  auto candidates = [&](int rank) {
+  // A communication slice is bound by a link its collective crosses: never the shared store,
+  // which the data loader keeps busy beside it (a store-bound run's all-reduce named it).
+  auto candidates = [&](int rank, bool comm) {
     std::vector<int> out;
     const std::string gpu = "gpu" + std::to_string(rank);
     const std::string nic = "node" + std::to_string(pf.node_of_rank(rank)) + "/nic" +
@@ -75,7 +77,9 @@ void add_trace_details(const RunContext& ctx, SimulationResult* r) {
       if (it != by_name.end()) out.push_back(it->second);
     }
     for (int link : busiest)
-      if (std::find(out.begin(), out.end(), link) == out.end()) out.push_back(link);
+      if (std::find(out.begin(), out.end(), link) == out.end() &&
+          !(comm && cat.links[link].link_class == LinkClass::kStorage))
+        out.push_back(link);
     return out;
   };
 
@@ -110,7 +114,7 @@ void add_trace_details(const RunContext& ctx, SimulationResult* r) {
     const int batch = number_after(e.name, "batch");
     if (batch >= 0) e.numbers["batch"] = batch;
     if (comm || e.lane == "data") {
-      const auto [link, u] = busiest_during(*ctx.meter, candidates(e.gpu), e.start, e.end);
+      const auto [link, u] = busiest_during(*ctx.meter, candidates(e.gpu, comm), e.start, e.end);
       if (link >= 0) {
         e.texts["link"] = cat.links[link].name;
         e.numbers["link utilisation %"] = 100 * u;
