@@ -1,9 +1,11 @@
 """Iteration breakdown: one stacked bar per configuration (data wait, forward, backward, exposed
-communication, optimizer), mean over GPUs, in milliseconds per optimizer step."""
+communication, waiting for a slower GPU, optimizer), mean over GPUs, in milliseconds per
+optimizer step. The legend sits outside the axes, where it cannot cover a bar."""
 
 from report_style import COMPONENTS, Skip, new_figure, record, save, title
 
 MAX_BARS = 48
+NUMBERS = {5: "five", 6: "six", 7: "seven"}
 
 
 def plot_breakdown(data, out_dir):
@@ -26,12 +28,15 @@ def plot_breakdown(data, out_dir):
     ax.set_xticklabels(labels, fontsize=7, rotation=60 if long_labels else 0,
                        ha="right" if long_labels else "center")
     ax.set_ylabel("time per optimizer step (ms)")
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    ax.set_ylim(bottom=0)
     ax.grid(True, axis="y", alpha=0.3)
     note = "" if len(data.ok) <= MAX_BARS else " (first %d of %d points)" % (MAX_BARS, len(data.ok))
     plot_title = title(data, "iteration breakdown per configuration" + note)
     ax.set_title(plot_title, fontsize=10)
     file = save(fig, out_dir, "breakdown.png")
     return record("breakdown", file, plot_title, series,
-                  "Where one optimizer step goes, averaged over GPUs: the five parts add up to "
-                  "the iteration time.", bars=len(rows))
+                  "Where one optimizer step goes, averaged over GPUs: the %s parts (%s) add up "
+                  "to the iteration time." % (NUMBERS.get(len(COMPONENTS), len(COMPONENTS)),
+                                              ", ".join(name for _, name, _ in COMPONENTS)),
+                  bars=len(rows))

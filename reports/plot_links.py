@@ -31,35 +31,13 @@ def plot_links(data, out_dir, wanted=None):
     if not columns and not fabric:
         raise Skip("no link carried bytes at point %d (one GPU, synthetic data)" % row["point"])
     nodes = _rows(len(per_node))
-    grid = np.array([[100 * (per_node[n][c] or 0) for c in columns] for n in nodes])
-    width = 3.5 + 0.75 * max(len(columns), 1) + (4.5 if fabric else 0)
-    fig, axes = new_figure(width, 2.2 + 0.28 * len(nodes), ncols=2 if fabric else 1)
-    ax = axes[0]
-    image = ax.imshow(grid if columns else np.zeros((len(nodes), 1)), cmap="magma_r",
-                      vmin=0, vmax=100, aspect="auto")
-    ax.set_xticks(range(len(columns)))
-    ax.set_xticklabels([groups[c] for c in columns], rotation=40, ha="right", fontsize=8)
-    ax.set_yticks(range(len(nodes)))
-    ax.set_yticklabels(["node %d" % n for n in nodes], fontsize=7)
-    if len(nodes) * max(len(columns), 1) <= 16 * 12:
-        for y in range(len(nodes)):
-            for x in range(len(columns)):
-                v = grid[y, x]
-                ax.text(x, y, "%.0f" % v if v >= 1 else ("<1" if v > 0 else "0"),
-                        ha="center", va="center", fontsize=7,
-                        color="white" if v > 55 else "black")
-    fig.colorbar(image, ax=ax, label="utilisation over the step (%)", fraction=0.05)
-    if fabric:
-        bars = axes[1]
-        shown = sorted(fabric, key=lambda f: -f["utilisation"])[:24]
-        bars.barh(range(len(shown)), [100 * f["utilisation"] for f in shown], color="#c44e52")
-        bars.set_yticks(range(len(shown)))
-        bars.set_yticklabels([f["name"] for f in shown], fontsize=7)
-        bars.set_ylim(max(len(shown), 8) - 0.5, -0.5)  # top down; a few links keep thin bars
-        bars.set_xlim(0, 100)
-        bars.set_xlabel("utilisation over the step (%)")
-        bars.set_title("links outside the nodes", fontsize=9)
-        bars.grid(True, axis="x", alpha=0.3)
+    if not columns:
+        # No link inside a node carried bytes (a run bound by a shared store, one GPU per node
+        # reading it): an all-zero heat map would say nothing, the bars say it all.
+        fig, (bars,) = new_figure(8, 2.2 + 0.28 * min(len(fabric), 24))
+        _fabric_bars(bars, fabric)
+    else:
+        fig = _heat_map(groups, per_node, columns, nodes, fabric)
     what = "link utilisation on %d GPUs (point %d: %s)" % (
         row["gpus"], row["point"], data.point_label(row).replace("\n", ", "))
     plot_title = title(data, what)
@@ -70,7 +48,52 @@ def plot_links(data, out_dir, wanted=None):
     busiest = links["busiest"][0] if links.get("busiest") else None
     caption = ("Share of each link's capacity used over the measured steps (bytes / (bandwidth "
                "x time)); a cell is the busiest link of that kind in the node.")
+    if not columns:
+        caption = ("Share of each link's capacity used over the measured steps (bytes / "
+                   "(bandwidth x time)); no link inside a node carried bytes, so only the links "
+                   "outside the nodes are drawn.")
     if busiest:
         caption += " Busiest: %s at %.1f %%." % (busiest["name"], 100 * busiest["utilisation"])
     return record("link_heatmap", file, plot_title, series, caption, point=row["point"],
-                  point_id=row.get("point_id", ""), nodes=len(nodes))
+                  point_id=row.get("point_id", ""), nodes=len(nodes) if columns else 0)
+
+
+def _fabric_bars(bars, fabric):
+    shown = sorted(fabric, key=lambda f: -f["utilisation"])[:24]
+    drawn = bars.barh(range(len(shown)), [100 * f["utilisation"] for f in shown], color="#c44e52")
+    bars.bar_label(drawn, labels=["%.1f %%" % (100 * f["utilisation"]) for f in shown],
+                   fontsize=7, padding=2)
+    bars.set_yticks(range(len(shown)))
+    bars.set_yticklabels([f["name"] for f in shown], fontsize=7)
+    bars.set_ylim(max(len(shown), 8) - 0.5, -0.5)  # top down; a few links keep thin bars
+    bars.set_xlim(0, 112)  # room for the label of a full link
+    bars.set_xlabel("utilisation over the step (%)")
+    bars.set_title("links outside the nodes", fontsize=9)
+    bars.grid(True, axis="x", alpha=0.3)
+
+
+def _heat_map(groups, per_node, columns, nodes, fabric):
+    grid = np.array([[100 * (per_node[n][c] or 0) for c in columns] for n in nodes])
+    width = 3.5 + 0.75 * max(len(columns), 1) + (4.5 if fabric else 0)
+    # Up to 24 rows at a readable 0.28 inch; more share 6.7 inches (every k-th labelled), so 64
+    # nodes make a chart a screen tall, not two.
+    fig, axes = new_figure(width, 2.2 + min(0.28 * len(nodes), 6.7), ncols=2 if fabric else 1)
+    ax = axes[0]
+    image = ax.imshow(grid, cmap="magma_r",
+                      vmin=0, vmax=100, aspect="auto")
+    ax.set_xticks(range(len(columns)))
+    ax.set_xticklabels([groups[c] for c in columns], rotation=40, ha="right", fontsize=8)
+    every = -(-len(nodes) // 24)  # ceiling
+    ax.set_yticks(range(0, len(nodes), every))
+    ax.set_yticklabels(["node %d" % n for n in nodes[::every]], fontsize=7)
+    if len(nodes) * max(len(columns), 1) <= 16 * 12:
+        for y in range(len(nodes)):
+            for x in range(len(columns)):
+                v = grid[y, x]
+                ax.text(x, y, "%.0f" % v if v >= 1 else ("<1" if v > 0 else "0"),
+                        ha="center", va="center", fontsize=7,
+                        color="white" if v > 55 else "black")
+    fig.colorbar(image, ax=ax, label="utilisation over the step (%)", fraction=0.05)
+    if fabric:
+        _fabric_bars(axes[1], fabric)
+    return fig

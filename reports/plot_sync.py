@@ -2,7 +2,7 @@
 size), and parameter servers against all-reduce algorithms as grouped bars."""
 
 from report_data import BUCKET_KEY, STRATEGY_KEYS
-from report_style import Skip, new_figure, record, save, title
+from report_style import Skip, new_figure, rate_text, record, save, title
 
 MIB = 1024.0 * 1024.0
 
@@ -78,14 +78,17 @@ def plot_strategy(data, out_dir):
             if match:
                 xs.append(g - 0.4 + width * (j + 0.5))
                 ys.append(match[0]["samples_per_second"])
-        ax.bar(xs, ys, width=width, color="C%d" % (j % 10), label=strategy)
+        bars = ax.bar(xs, ys, width=width, color="C%d" % (j % 10), label=strategy)
+        ax.bar_label(bars, labels=[rate_text(y) for y in ys], fontsize=7, padding=2)
         series.append((strategy, len(xs), "strategy"))
     ax.set_xticks(range(len(groups)))
     ax.set_xticklabels([_group_label(data, label, rows, STRATEGY_KEYS) for label, rows in groups],
                        fontsize=8)
     ax.set_ylabel("throughput (samples/s)")
+    # Bars start at zero: their heights compare as ratios only from there. Headroom for labels.
+    ax.set_ylim(0, 1.12 * max((r["samples_per_second"] for r in data.ok), default=1))
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     plot_title = title(data, "synchronisation strategies")
     ax.set_title(plot_title, fontsize=10)
     file = save(fig, out_dir, "strategy.png")

@@ -31,7 +31,21 @@ if [ -f docs/images/bucket-sweep-bert/report-screenshot.png ]; then
 from PIL import Image
 path = "docs/images/bucket-sweep-bert/"
 image = Image.open(path + "report-screenshot.png").convert("RGB")
-image.crop((0, 3232, 1400, 4600)).save(path + "report-timeline-heatmap.png", optimize=True)
+image.crop((0, 3348, 1400, 4720)).save(path + "report-timeline-heatmap.png", optimize=True)
+PY
+fi
+# The whole page as a reviewer sees it, at both ends: one 8-GPU node (data-loading.yaml) here,
+# and the scaling sweep's page above, whose timeline is its 1,024-GPU point (summarised per node
+# group). Screenshots quantised to 128 colours to keep the PNGs small.
+if command -v chromium >/dev/null || command -v chromium-browser >/dev/null; then
+  "$ddpsim" simulate scenarios/data-loading.yaml -o out/report-8-gpus >/dev/null
+  "$ddpsim" report out/report-8-gpus >/dev/null
+  reports/render_html.sh out/report-8-gpus/report/report.html docs/images/report-8-gpus.png
+  /usr/bin/python3 - <<'PY'
+import glob
+from PIL import Image
+for path in ["docs/images/report-8-gpus.png"] + glob.glob("docs/images/*/report-*.png"):
+    Image.open(path).convert("RGB").quantize(colors=128).save(path, optimize=True)
 PY
 fi
 echo "== validation"

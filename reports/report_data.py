@@ -11,6 +11,7 @@ import json
 import math
 import os
 import stat
+import time
 
 # Keys whose values change the GPU count: the x axis of scaling plots, never a series.
 GPU_KEYS = ("cluster.nodes", "cluster.gpus_per_node", "cluster")
@@ -145,6 +146,59 @@ class SweepData:
         return "\n".join("%s=%s" % (short_key(k, self.axis_keys()), row.get(k, "")) for k in keys)
 
     # -------------------------------------------------------------- descriptions
+
+    def cluster_description(self):
+        """"8 nodes x 8 a100-sxm-40gb (64 GPUs)", with ranges where a sweep varies them."""
+        rows = self.ok or self.rows
+        if not rows:
+            return "?"
+
+        def span(key, fmt="%s"):
+            values = sorted({r.get(key) for r in rows if r.get(key) not in (None, "")})
+            if not values:
+                return "?"
+            if len(values) == 1:
+                return fmt % values[0]
+            return (fmt % values[0]) + "-" + (fmt % values[-1])
+
+        gpus_names = sorted({r.get("gpu_name", "") for r in rows} - {""})
+        gpu = gpus_names[0] if len(gpus_names) == 1 else (
+            "GPU kinds vary" if gpus_names else "GPUs")
+        nodes = span("nodes")
+        return "%s node%s x %s %s (%s GPUs)" % (
+            nodes, "" if nodes == "1" else "s", span("gpus_per_node"), gpu, span("gpus"))
+
+    def best_point(self):
+        """The finished point with the highest throughput, or None."""
+        return max(self.ok, key=lambda r: (r["samples_per_second"], -r["point"]), default=None)
+
+    def version(self):
+        """"0.1.0 (commit 356574f843bc)": the ddpsim that computed the points (each recorded
+        with its results); several when a resumed or merged sweep mixes them."""
+        def text(r):
+            version, commit = r.get("ddpsim_version", ""), r.get("source_commit", "")
+            if not version:
+                return ""
+            dirty = "-dirty" if commit.endswith("-dirty") else ""
+            return version + (" (commit %s%s)" % (commit[:12], dirty) if commit else "")
+        versions = sorted({text(r) for r in self.rows} - {""})
+        return ", ".join(versions) if versions else "unknown"
+
+    def results_date(self):
+        """The day the results were written (UTC), from SOURCE_DATE_EPOCH when set (the
+        reproducible-builds convention, for byte-identical reports), else from the results
+        file's modification time: the same results folder gives the same page."""
+        epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+        if epoch.isdigit():
+            stamp = int(epoch)
+        else:
+            name = "results.csv" if os.path.isfile(
+                os.path.join(self.source_dir, "results.csv")) else "results.json"
+            try:
+                stamp = int(os.stat(os.path.join(self.source_dir, name)).st_mtime)
+            except OSError:
+                return "unknown"
+        return time.strftime("%Y-%m-%d", time.gmtime(stamp))
 
     def compute_description(self):
         """Which compute model and profile the numbers came from, for every plot's title."""
@@ -290,12 +344,12 @@ def load_single_run(out_dir):
     doc = read_json(path, "results.json")
     try:
         r, s = doc["result"], doc["scenario"]
-        return _single_run(out_dir, r, s)
+        return _single_run(out_dir, r, s, doc.get("provenance"))
     except (KeyError, TypeError) as e:
         raise ReportInputError("%s: not a ddpsim results.json (no %s)" % (path, e))
 
 
-def _single_run(out_dir, r, s):
+def _single_run(out_dir, r, s, doc_provenance=None):
     b = r["breakdown"]
     row = {
         "point": 0, "point_id": "", "status": "ok", "scenario_name": s["name"],
@@ -319,6 +373,10 @@ def _single_run(out_dir, r, s):
         "data_rate_per_gpu": r["data_rate_per_gpu"], "train_rate_per_gpu": r["train_rate_per_gpu"],
         "_trace": r.get("trace", []), "_chrome_trace": os.path.join(out_dir, "trace.json"),
         "_links": r.get("links"),
+        "gpu_name": s["cluster"].get("gpu", {}).get("name", "") if isinstance(
+            s["cluster"].get("gpu"), dict) else str(s["cluster"].get("gpu", "")),
+        "ddpsim_version": (doc_provenance or {}).get("ddpsim_version", ""),
+        "source_commit": (doc_provenance or {}).get("source_commit", ""),
     }
     manifest = {"scenario_name": s["name"], "model": r["model"],
                 "compute": {"step_time_s": s["compute"]["step_time_s"]}}

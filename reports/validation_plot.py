@@ -7,8 +7,10 @@ Reads validation.csv (rows with status ok) and draws, for each metric in the uni
 published in (throughput in img/s, seq/s or tokens/s, iteration time in s, scaling efficiency
 in %, bus bandwidth in GB/s), its own panel of predicted against measured with the y = x line
 and the +-10 % band: one axis shared by all metrics would span seven decades and squeeze the
-band to a hairline. Below them, every case's signed error per group. Prints one line per panel
-(metric, unit, axis scale and range, cases within 10 %). Runs under Debian's
+band to a hairline. Below them, every case's signed error per group. Every group the rows hold
+is drawn (validate's six, the user's --measured points as `local`, and any other as it comes).
+Prints one line per panel (metric, unit, axis scale and range, cases within 10 %, the points
+drawn per group). Runs under Debian's
 /usr/bin/python3, the interpreter that has python3-matplotlib. Exit codes: 0 drawn, 1 no
 predicted case, 2 a damaged validation.csv (file:line).
 """
@@ -22,12 +24,33 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-GROUP_COLOURS = {
+GROUP_COLOURS = {  # validate's groups in its report order (sim/validation/validation_case.cpp)
     "scaling": "#1f77b4",
     "bucket-size": "#ff7f0e",
     "data-loading": "#2ca02c",
     "collectives": "#d62728",
+    "sharding": "#9467bd",
+    "local": "#e377c2",  # the user's own --measured points
 }
+OTHER_COLOURS = ["#8c564b", "#7f7f7f", "#bcbd22", "#17becf"]
+
+
+def groups_of(rows):
+    """Every group the rows hold: the known ones in validate's order, then any other as it comes.
+    A panel's title counts every row, so every row's group must be drawn."""
+    present = []
+    for r in rows:
+        if r["group"] not in present:
+            present.append(r["group"])
+    known = [g for g in GROUP_COLOURS if g in present]
+    return known + [g for g in present if g not in GROUP_COLOURS]
+
+
+def colour(group, groups):
+    if group in GROUP_COLOURS:
+        return GROUP_COLOURS[group]
+    others = [g for g in groups if g not in GROUP_COLOURS]
+    return OTHER_COLOURS[others.index(group) % len(OTHER_COLOURS)]
 METRIC_NAMES = {
     "throughput": "throughput",
     "iteration_time": "iteration time",
@@ -83,11 +106,14 @@ def draw_metric(ax, metric, unit, rows):
     else:
         pad = 0.15 * max(hi - lo, 0.1 * abs(hi))
         lo, hi = lo - pad, hi + pad
-    for group, colour in GROUP_COLOURS.items():
+    groups = groups_of(rows)
+    drawn = []
+    for group in groups:
         members = [r for r in rows if r["group"] == group]
         if members:
+            drawn.append("%s %d" % (group, len(members)))
             ax.scatter([r["measured"] for r in members], [r["predicted"] for r in members], s=30,
-                       color=colour, alpha=0.85, edgecolors="black", linewidths=0.4, zorder=3,
+                       color=colour(group, groups), alpha=0.85, edgecolors="black", linewidths=0.4, zorder=3,
                        label="%s (%d)" % (group, len(members)))
     line = [lo, hi]
     ax.plot(line, line, color="black", linewidth=1, label="y = x")
@@ -107,23 +133,26 @@ def draw_metric(ax, metric, unit, rows):
                  fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="upper left")
-    return "panel %-18s %-8s %-6s axis %.4g to %.4g: %d cases, %d within ±10 %%" % (
-        metric, unit, "log" if log else "linear", lo, hi, len(rows), within)
+    return "panel %-18s %-8s %-6s axis %.4g to %.4g: %d cases, %d within ±10 %%; drawn: %s" % (
+        metric, unit, "log" if log else "linear", lo, hi, len(rows), within, ", ".join(drawn))
 
 
 def draw_errors(ax, rows):
-    groups = [g for g in GROUP_COLOURS if any(r["group"] == g for r in rows)]
+    groups = groups_of(rows)
     for i, group in enumerate(groups):
         errs = sorted(r["error_pct"] for r in rows if r["group"] == group)
-        xs = [i + (j / max(1, len(errs) - 1) - 0.5) * 0.6 for j in range(len(errs))]
-        ax.scatter(xs, errs, s=22, color=GROUP_COLOURS[group], alpha=0.8, edgecolors="black",
+        # Spread over +-0.3 around the group's tick; a lone case sits on it.
+        xs = [i + (j / (len(errs) - 1) - 0.5) * 0.6 if len(errs) > 1 else i
+              for j in range(len(errs))]
+        ax.scatter(xs, errs, s=22, color=colour(group, groups), alpha=0.8, edgecolors="black",
                    linewidths=0.4)
     for level, style in ((10, "--"), (30, ":")):
         for sign in (1, -1):
             ax.axhline(sign * level, color="black", linestyle=style, linewidth=0.8)
     ax.axhline(0, color="black", linewidth=1)
+    ax.set_xlim(-0.6, len(groups) - 0.4)
     ax.set_xticks(range(len(groups)))
-    ax.set_xticklabels(groups)
+    ax.set_xticklabels(["%s (%d)" % (g, sum(1 for r in rows if r["group"] == g)) for g in groups])
     ax.set_ylabel("signed error, %\n(predicted - measured) / measured")
     errors = sorted(abs(r["error_pct"]) for r in rows)
     n = len(errors)

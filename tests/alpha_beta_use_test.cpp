@@ -132,7 +132,19 @@ TEST(AlphaBetaUseCli, AWarningReachesTheSummaryAndResultsJson) {
                           " was measured on 16 GPUs (2 nodes) and is used for 16 GPUs (4 nodes)"),
             std::string::npos)
       << r.output;
+  // Collectives charged from the table take no link time: no utilisation or busy time is made
+  // up for the links they are counted on (it read "109.5 % (0.000 ms busy)"), and the summary
+  // says why none is printed.
+  EXPECT_NE(r.output.find("busiest links   none timed: collectives charged from the alpha-beta "
+                          "table take no link time\n"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("ms busy)"), std::string::npos) << r.output;
   const auto doc = nlohmann::json::parse(testing::read_text(dir / "out" / "results.json"));
+  const auto& links = doc.at("result").at("links");
+  EXPECT_TRUE(links.at("busiest").empty()) << links.at("busiest").dump();
+  EXPECT_GT(links.at("classes").at("nic").at("bytes_per_step").get<double>(), 0);
+  EXPECT_EQ(links.at("classes").at("nic").at("utilisation_max").get<double>(), 0);
   const auto& warnings = doc.at("result").at("warnings");
   ASSERT_EQ(warnings.size(), 2u) << doc.at("result").dump();
   EXPECT_NE(warnings[1].get<std::string>().find("measured on NVIDIA A100-SXM4-80GB and is used "

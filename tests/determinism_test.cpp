@@ -12,6 +12,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/test_process.h"
 
@@ -52,6 +53,14 @@ void expect_same_results(const std::string& scenario, const std::string& extra) 
   EXPECT_TRUE(results == read_text(b / "results.json")) << "results.json differs: " << args;
   EXPECT_TRUE(read_text(a / "trace.json") == read_text(b / "trace.json"))
       << "trace.json differs: " << args;
+  // The Holistic Trace Analysis files: the same ranks, the same bytes.
+  std::vector<std::string> ranks;
+  for (const auto& entry : fs::directory_iterator(a / "hta")) {
+    const std::string name = entry.path().filename().string();
+    ranks.push_back(name);
+    EXPECT_TRUE(read_text(entry.path()) == read_text(b / "hta" / name)) << name << ": " << args;
+  }
+  EXPECT_FALSE(ranks.empty());
 
   // Nothing that changes between runs: the output folder, the host, a date or a time of day.
   EXPECT_EQ(results.find(a.string()), std::string::npos);

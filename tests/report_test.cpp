@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/model/model_zoo.h"
 #include "tests/test_process.h"
 
 namespace {
@@ -111,6 +114,15 @@ Report sweep_and_report(const std::string& dir, const std::string& sweep_yaml) {
   return report;
 }
 
+// 12345.6 -> "12,346", as the page prints rates.
+std::string thousands(double v) {
+  char digits[64];
+  std::snprintf(digits, sizeof digits, "%.0f", v);
+  std::string s = digits;
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
+  return s;
+}
+
 std::vector<std::pair<std::string, int>> series(const json& plot, const std::string& role = "") {
   std::vector<std::pair<std::string, int>> out;
   for (const json& s : plot.at("series"))
@@ -192,6 +204,11 @@ TEST(Report, StrategySweepWithRealDataDrawsStrategyAndDataLoadingPlots) {
   EXPECT_EQ(series(r.plots.at("data_loading")).size(), 6u);
   for (const auto& [name, points] : series(r.plots.at("data_loading"))) EXPECT_EQ(points, 3);
   EXPECT_EQ(r.skipped.count("bucket_size"), 1u);
+  // The shared store is a link outside the nodes with bytes: the heat map's bars show it.
+  ASSERT_EQ(r.plots.count("link_heatmap"), 1u);
+  const auto links = series(r.plots.at("link_heatmap"), "fabric link");
+  EXPECT_NE(std::find(links.begin(), links.end(), std::make_pair(std::string("storage tx"), 1)),
+            links.end());
 }
 
 TEST(Report, SingleSimulateFolderGetsBreakdownAndTimeline) {
@@ -206,6 +223,111 @@ TEST(Report, SingleSimulateFolderGetsBreakdownAndTimeline) {
   for (const json& p : manifest.at("plots")) kinds.push_back(p.at("kind"));
   // One node of 4 GPUs: NVLink carries the all-reduce, so the heat map has a row to show.
   EXPECT_EQ(kinds, (std::vector<std::string>{"breakdown", "timeline", "link_heatmap"}));
+  // The caption counts the parts the chart stacks.
+  EXPECT_EQ(manifest.at("plots").at(0).at("caption"),
+            "Where one optimizer step goes, averaged over GPUs: the six parts (data wait, "
+            "forward, backward, exposed communication, waiting for a slower GPU, optimizer) add "
+            "up to the iteration time.");
+}
+
+// The top of the page says what a reviewer asks first: which cluster, which model, the best
+// point, which ddpsim and when; the same results give the same bytes (the date comes from
+// SOURCE_DATE_EPOCH when set, else from the results file, never from the clock).
+TEST(Report, PageNamesClusterModelBestPointVersionAndDateAndIsReproducible) {
+  REQUIRE_MATPLOTLIB();
+  const std::string dir = temp_dir("facts");
+  std::ofstream(dir + "/s.yaml") << kBase;
+  ASSERT_EQ(ddpsim({"simulate", dir + "/s.yaml", "-o", dir + "/out"}).exit_code, 0);
+  const json doc = json::parse(read_text(dir + "/out/results.json"));
+  const double rate = doc.at("result").at("samples_per_second");
+  const double efficiency = doc.at("result").at("scaling_efficiency");
+  const std::vector<std::string> epoch = {"SOURCE_DATE_EPOCH=1767225600"};  // 2026-01-01
+  for (const char* out : {"/r1", "/r2"}) {
+    const Exited drawn = ddpsim({"report", dir + "/out", "-o", dir + out}, epoch);
+    ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
+  }
+  const std::string html = read_text(dir + "/r1/report.html");
+  auto fact = [&](const std::string& name, const std::string& value) {
+    EXPECT_NE(html.find("<tr><th>" + name + "</th><td>" + value + "</td></tr>"), std::string::npos)
+        << name << ": " << value << "\n"
+        << html.substr(0, 2000);
+  };
+  fact("Cluster", "1 node x 4 v100-sxm2-16gb (4 GPUs)");
+  fact("Model", "mlp; profile: none, roofline at 50 % of peak");
+  char best[200];
+  std::snprintf(best, sizeof best,
+                "point 0 (4 GPUs): %s samples/s, scaling efficiency %.1f %%, %s (highest "
+                "throughput)",
+                thousands(rate).c_str(), 100 * efficiency,
+                doc.at("result").at("bottleneck").get<std::string>().c_str());
+  fact("Best point", best);
+  const std::string commit = doc.at("provenance").at("source_commit");
+  const bool dirty = commit.size() > 6 && commit.compare(commit.size() - 6, 6, "-dirty") == 0;
+  fact("ddpsim", doc.at("provenance").at("ddpsim_version").get<std::string>() + " (commit " +
+                     commit.substr(0, 12) + (dirty ? "-dirty" : "") + ")");
+  fact("Results written", "2026-01-01");
+  // Before the first chart.
+  EXPECT_LT(html.find("Best point"), html.find("<figure"));
+  for (const char* file : {"report.html", "breakdown.png", "timeline.png", "plots.json"})
+    EXPECT_EQ(read_text(dir + "/r1/" + file), read_text(dir + "/r2/" + file)) << file;
+}
+
+// A point with more traced GPUs than a chart can show one by one (16 nodes: 16 traced) is
+// summarised per node group: 8 groups of 2 nodes, each the slowest traced GPU's lanes, and the
+// chart stays a screen tall instead of growing 0.35 inch per GPU lane.
+TEST(Report, ATimelineOfManyNodesIsSummarisedPerNodeGroup) {
+  REQUIRE_MATPLOTLIB();
+  const std::string dir = temp_dir("groups");
+  std::ofstream(dir + "/s.yaml") << kBase;
+  ASSERT_EQ(ddpsim({"simulate", dir + "/s.yaml", "-o", dir + "/out", "--no-baseline", "--set",
+                    "cluster.nodes=16", "--set", "cluster.gpus_per_node=1"})
+                .exit_code,
+            0);
+  const Exited drawn = ddpsim({"report", dir + "/out"});
+  ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
+  const json manifest = json::parse(read_text(dir + "/out/report/plots.json"));
+  json timeline;
+  for (const json& p : manifest.at("plots"))
+    if (p.at("kind") == "timeline") timeline = p;
+  ASSERT_FALSE(timeline.is_null());
+  EXPECT_EQ(timeline.at("traced_gpus"), 16);
+  EXPECT_EQ(timeline.at("groups"), 8);
+  EXPECT_EQ(series(timeline).size(), 16u);  // compute and comm lanes of 8 GPUs
+  EXPECT_NE(timeline.at("caption").get<std::string>().find("16 GPUs were traced"),
+            std::string::npos);
+  const auto [width, height] = png_size(dir + "/out/report/timeline.png");
+  EXPECT_GT(width, 1000);
+  EXPECT_LT(height, 1400);
+}
+
+// results.json says how big the model is: ResNet-50 as torchvision counts it (25,557,032
+// parameters, all trainable) and the zoo's forward FLOPs per sample, exactly.
+TEST(ResultsJson, CarriesTheModelsParameterCountsAndFlopsPerSample) {
+  const std::string dir = temp_dir("model-counts");
+  std::ofstream(dir + "/s.yaml") << R"(name: counts
+cluster:
+  nodes: 1
+  gpus_per_node: 1
+  gpu: v100-sxm2-16gb
+  intra_node: {kind: nvswitch, bandwidth: 150GB/s, latency: 1us}
+  pcie: 16GB/s
+model: {name: resnet50}
+training: {batch_per_gpu: 32, iterations: 2, warmup: 1}
+compute: {mode: roofline, efficiency: 0.5}
+)";
+  const Exited run = ddpsim({"simulate", dir + "/s.yaml", "-o", dir + "/out", "--no-baseline"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json result = json::parse(read_text(dir + "/out/results.json")).at("result");
+  EXPECT_EQ(result.at("model_parameters").get<int64_t>(), 25'557'032);
+  EXPECT_EQ(result.at("model_trainable_parameters").get<int64_t>(), 25'557'032);
+  ddpsim::ModelSpec spec;
+  spec.name = "resnet50";
+  ddpsim::Model model;
+  std::string error;
+  ASSERT_TRUE(ddpsim::build_model(spec, &model, &error)) << error;
+  EXPECT_EQ(result.at("model_forward_flops_per_sample").get<double>(), model.fwd_flops());
+  // torchvision's 4.09 G multiply-adds, two FLOPs each (within the zoo's published tolerance).
+  EXPECT_NEAR(model.fwd_flops(), 2 * 4.09e9, 0.03 * 2 * 4.09e9);
 }
 
 TEST(Report, FolderWithoutResultsIsABadInput) {

@@ -15,6 +15,7 @@
 
 #include "sim/engine/simulation.h"
 #include "sim/engine/trace_selection.h"
+#include "sim/results/hta_trace.h"
 #include "sim/results/result_json.h"
 #include "sim/scenario/scenario_loader.h"
 #include "tests/test_process.h"
@@ -211,6 +212,140 @@ TEST(TraceFormat, RealDataDrawsADataLaneAndAListedGpuIsTraced) {
   for (const json& x : of_phase(trace, "X")) pids.insert(x.at("pid").get<int>());
   EXPECT_TRUE(lanes.count("data")) << trace.dump();
   EXPECT_EQ(pids, std::set<int>{4});  // GPU 3
+}
+
+// ZeRO and FSDP slices carry what a DDP bucket's slice carries: the bytes of the call, the
+// collective and NCCL's algorithm (the sharded collectives' own), and arrows from the backward
+// segment that produced the gradients to their reduce-scatter.
+TEST(TraceFormat, ShardedCommunicationSlicesCarryBytesCollectiveAlgorithmAndArrows) {
+  for (const char* strategy : {"zero2", "zero3", "fsdp-hybrid"}) {
+    SCOPED_TRACE(strategy);
+    const Scenario s = small({std::string("sync.sharding=") + strategy});
+    SimOptions options;
+    options.baseline = false;
+    const SimulationResult r = simulate(s, options);
+    const json trace = trace_to_chrome_json(r);
+    expect_well_formed(trace);
+    const std::vector<json> slices = of_phase(trace, "X");
+    std::map<std::string, int> collectives;
+    for (const json& x : slices) {
+      if (x.at("cat").get<std::string>().rfind("comm", 0) != 0) continue;
+      const json& args = x.at("args");
+      const std::string collective = args.at("collective");
+      ++collectives[collective];
+      EXPECT_TRUE(args.at("bytes").is_number_integer()) << x;
+      // The MLP's root unit holds no parameter: its all-gather moves 0 bytes, truly.
+      EXPECT_GE(args.at("bytes").get<double>(), 0) << x;
+      if (args.at("bytes").get<double>() > 0) ++collectives["with bytes"];
+      EXPECT_EQ(args.at("algorithm").get<std::string>().rfind("ring", 0), 0u) << x;
+      EXPECT_TRUE(args.contains(strategy == std::string("zero2") ? "bucket" : "unit")) << x;
+      const std::string name = x.at("name");
+      EXPECT_NE(name.find(collective == "all-reduce" ? "all-reduce shard" : collective),
+                std::string::npos)
+          << x;
+    }
+    EXPECT_GT(collectives["with bytes"], 0);
+    EXPECT_GT(collectives["reduce-scatter"], 0);
+    EXPECT_GT(collectives["all-gather"], 0);
+    EXPECT_EQ(collectives.count("all-reduce"), strategy == std::string("fsdp-hybrid") ? 1u : 0u);
+    // zero2 reduce-scatters DDP's buckets: each slice's bytes are its bucket's.
+    if (strategy == std::string("zero2")) {
+      for (const json& x : slices) {
+        if (x.at("name").get<std::string>().rfind("reduce-scatter bucket ", 0) != 0) continue;
+        EXPECT_EQ(x.at("args").at("bytes").get<double>(),
+                  r.buckets.at(x.at("args").at("bucket").get<int>()).bytes)
+            << x;
+      }
+    }
+    // Arrows pair up and end on a reduction of the gradients they start from.
+    const std::vector<json> starts = of_phase(trace, "s"), ends = of_phase(trace, "f");
+    ASSERT_FALSE(starts.empty());
+    ASSERT_EQ(starts.size(), ends.size());
+    for (size_t i = 0; i < starts.size(); ++i) {
+      const json* from =
+          slice_at(slices, starts[i].at("pid"), starts[i].at("tid"), starts[i].at("ts"));
+      const json* to = slice_at(slices, ends[i].at("pid"), ends[i].at("tid"), ends[i].at("ts"));
+      ASSERT_TRUE(from != nullptr && to != nullptr) << starts[i];
+      EXPECT_EQ(from->at("name").get<std::string>().rfind("backward", 0), 0u) << *from;
+      EXPECT_NE(to->at("args").at("collective"), "all-gather") << *to;
+      const char* key = from->at("args").contains("bucket") ? "bucket" : "unit";
+      EXPECT_EQ(from->at("args").at(key), to->at("args").at(key)) << *from << *to;
+    }
+  }
+}
+
+// Holistic Trace Analysis reads one Kineto-like file per rank (hta/common/trace_file.py:
+// distributedInfo.rank; parser_config.py: ts, dur, name, cat, pid, tid), GPU events by their
+// args.stream, communication kernels by "ncclKernel" in the name, copies by "Memcpy"
+// (hta/utils/utils.py), and the args it knows by their types (event_args_1.0.0.yaml: bytes,
+// stream, correlation, device, Group size are integers).
+TEST(TraceFormat, HtaTracesHaveOneFilePerRankInKinetosShape) {
+  SimOptions options;
+  options.baseline = false;
+  const Scenario s =
+      small({"data.synthetic=false", "data.sample_bytes=100KB", "data.decoded_bytes=150528B",
+             "data.decode={kind: cpu, workers_per_gpu: 4, samples_per_core: 400}",
+             "data.storage={kind: local, bandwidth: 2GB/s}"});
+  const SimulationResult r = simulate(s, options);
+  const auto traces = hta_traces(r, s.cluster.gpu);
+  ASSERT_EQ(traces.size(), r.traced_gpus.size());
+  ASSERT_EQ(traces.size(), 4u);
+  for (size_t i = 0; i < traces.size(); ++i) {
+    const auto& [rank, t] = traces[i];
+    EXPECT_EQ(rank, r.traced_gpus[i]);
+    EXPECT_EQ(t.at("distributedInfo").at("rank"), rank);
+    EXPECT_EQ(t.at("distributedInfo").at("world_size"), 8);
+    EXPECT_EQ(t.at("distributedInfo").at("backend"), "nccl");
+    EXPECT_EQ(t.at("deviceProperties").at(0).at("name"), "v100-sxm2-16gb");
+    EXPECT_EQ(t.at("deviceProperties").at(0).at("computeMajor"), 7);
+    std::map<std::string, int> kinds;
+    std::set<int> correlations, launches;
+    double gpu_busy = 0;
+    for (const json& e : t.at("traceEvents")) {
+      if (e.at("ph") != "X") continue;
+      for (const char* key : {"ts", "dur", "name", "cat", "pid", "tid"})
+        ASSERT_TRUE(e.contains(key)) << e;
+      const std::string cat = e.at("cat");
+      const json& args = e.at("args");
+      if (cat == "kernel" || cat == "gpu_memcpy") {
+        EXPECT_EQ(args.at("stream"), e.at("tid")) << e;
+        EXPECT_TRUE(args.at("correlation").is_number_integer()) << e;
+        EXPECT_TRUE(correlations.insert(args.at("correlation").get<int>()).second) << e;
+        EXPECT_EQ(args.at("device"), 0);
+        if (args.contains("bytes")) {
+          EXPECT_TRUE(args.at("bytes").is_number_integer()) << e;
+        }
+        const std::string name = e.at("name");
+        if (name.find("ncclKernel_") == 0) {
+          ++kinds["communication"];
+          EXPECT_EQ(name.rfind("ncclKernel_AllReduce_RING", 0), 0u) << name;
+          EXPECT_EQ(args.at("Collective name"), "all-reduce");
+          EXPECT_EQ(args.at("Group size"), 8);
+        } else if (name.find("Memcpy HtoD") == 0) {
+          ++kinds["memory"];
+          EXPECT_EQ(cat, "gpu_memcpy");
+        } else {
+          ++kinds["computation"];
+          EXPECT_EQ(name.find("wait"), std::string::npos) << name;  // waits are idle time
+          gpu_busy += e.at("dur").get<double>();
+        }
+      } else if (cat == "cuda_runtime") {
+        launches.insert(args.at("correlation").get<int>());
+      } else {
+        EXPECT_TRUE(cat == "user_annotation" || cat == "cpu_op") << e;
+        EXPECT_FALSE(args.contains("stream")) << e;  // host events: no stream
+      }
+    }
+    EXPECT_GT(kinds["communication"], 0);
+    EXPECT_GT(kinds["memory"], 0);
+    EXPECT_GT(kinds["computation"], 0);
+    EXPECT_EQ(launches, correlations);  // every kernel has its launch
+    // The compute stream's kernels are the forward, backward and optimizer time the results
+    // report (one measured step, every GPU alike).
+    const Breakdown& b = r.breakdown;
+    const double compute_us = 1e6 * (b.forward + b.backward + b.optimizer);
+    EXPECT_NEAR(gpu_busy, compute_us, 1e-6 * compute_us);
+  }
 }
 
 TEST(TraceSelection, AutoTakesTheFirstGpuOfEveryNodeSpreadOver64AndAddsTheSlowest) {

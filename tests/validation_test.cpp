@@ -321,19 +321,23 @@ TEST(ValidationPlot, EachMetricHasItsOwnPanelAndRange) {
       << "c,bucket-size,ok,iteration_time,s,0.1,0.104,4,c.yaml,s,\n"
       << "d,bucket-size,ok,iteration_time,s,0.2,0.19,-5,d.yaml,s,\n"
       << "e,collectives,ok,busbw,GB/s,200,230,15,e.yaml,s,\n"
-      << "f,scaling,pending,throughput,img/s,1,,,f.yaml,s,needs a mechanism\n";
+      << "f,scaling,pending,throughput,img/s,1,,,f.yaml,s,needs a mechanism\n"
+      << "g,sharding,ok,throughput,img/s,1000,1020,2,g.yaml,s,\n"
+      << "h,local,ok,iteration_time,s,0.15,0.12,-20,h.yaml,s,\n";
   const std::string script = kSourceDir + "/reports/validation_plot.py";
   const testing::ShellRun r =
       testing::run_shell("/usr/bin/python3 '" + script + "' '" + (dir / "validation.csv").string() +
                          "' '" + (dir / "validation.png").string() + "'");
   ASSERT_EQ(r.code, 0) << r.output;
+  // Every group a panel counts is drawn in it: the sharding group and the user's own
+  // --measured points (`local`) too.
   EXPECT_EQ(r.output,
-            "panel throughput         img/s    log    axis 76.92 to 1.3e+05: 2 cases, 1 within "
-            "±10 %\n"
-            "panel iteration_time     s        linear axis 0.085 to 0.215: 2 cases, 2 within "
-            "±10 %\n"
+            "panel throughput         img/s    log    axis 76.92 to 1.3e+05: 3 cases, 2 within "
+            "±10 %; drawn: scaling 2, sharding 1\n"
+            "panel iteration_time     s        linear axis 0.085 to 0.215: 3 cases, 2 within "
+            "±10 %; drawn: bucket-size 2, local 1\n"
             "panel busbw              GB/s     linear axis 195.5 to 234.5: 1 cases, 0 within "
-            "±10 %\n");
+            "±10 %; drawn: collectives 1\n");
   EXPECT_GT(fs::file_size(dir / "validation.png"), 20000u);
 
   // A damaged table is one located line and exit 2, not a traceback.

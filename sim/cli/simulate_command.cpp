@@ -1,5 +1,6 @@
 // ddpsim simulate SCENARIO [-o OUTDIR] [--set key.path=value ...]
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "sim/cost/resource_estimate.h"
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
+#include "sim/results/hta_trace.h"
 #include "sim/results/provenance.h"
 #include "sim/results/result_json.h"
 #include "sim/results/summary_table.h"
@@ -20,6 +22,25 @@
 
 namespace ddpsim::cli {
 namespace {
+
+// One Kineto-like trace per traced GPU (sim/results/hta_trace.h), the folder Holistic Trace
+// Analysis loads: TraceAnalysis(trace_dir="OUT/hta"). Rank files of an earlier run go first: a
+// GPU no longer traced must not be read as part of this run.
+void write_hta_traces(const std::string& dir, const SimulationResult& result, const GpuSpec& gpu) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(dir, ec))
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind("rank", 0) == 0 && entry.path().extension() == ".json")
+        fs::remove(entry.path(), ec);
+    }
+  const auto traces = hta_traces(result, gpu);
+  if (traces.empty()) return;
+  fs::create_directories(dir);
+  for (const auto& [rank, trace] : traces)
+    write_file_atomic(dir + "/rank" + std::to_string(rank) + ".json", trace.dump() + "\n");
+}
 
 struct Options {
   std::string scenario;
@@ -64,6 +85,7 @@ int run() {
   trace["otherData"]["provenance"] = provenance;
   write_file_atomic(out_dir + "/results.json", doc.dump(2) + "\n");
   write_file_atomic(out_dir + "/trace.json", trace.dump() + "\n");
+  write_hta_traces(out_dir + "/hta", result, scenario.cluster.gpu);
 
   if (opts.json) {
     std::printf("%s\n", doc.dump(2).c_str());

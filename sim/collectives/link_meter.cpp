@@ -63,10 +63,25 @@ LinkMeter::~LinkMeter() {
 void LinkMeter::add_flow(const simgrid::s4u::CommPtr& comm, const simgrid::s4u::Host* from,
                          const simgrid::s4u::Host* to, double bytes) {
   if (closed_ || from == to || comm->get_impl() == nullptr) return;
-  Flow flow{comm, from, to, bytes};
+  track({comm, from, to, nullptr, bytes});
+}
+
+void LinkMeter::add_io(const simgrid::s4u::IoPtr& io, const simgrid::s4u::Link* link,
+                       double bytes) {
+  if (closed_ || link == nullptr || io->get_impl() == nullptr) return;
+  track({io, nullptr, nullptr, link, bytes});
+}
+
+void LinkMeter::track(Flow flow) {
   if (opened_) flow.moved_at_open = 0;
   flow.order = registered_++;
-  flows_[comm->get_impl()] = std::move(flow);
+  const void* key = flow.comm->get_impl();
+  flows_[key] = std::move(flow);
+}
+
+void LinkMeter::refresh_bandwidth(const simgrid::s4u::Link* link) {
+  const auto it = catalogue_.index.find(link);
+  if (it != catalogue_.index.end()) catalogue_.links[it->second].bandwidth = link->get_bandwidth();
 }
 
 void LinkMeter::add_accounted(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to,
@@ -129,7 +144,10 @@ void LinkMeter::finish(const Flow& flow, double start, double end) {
   const double to = std::max(from, closed_ ? std::min(end, end_) : end);
   if (bytes <= 0 && to <= from) return;
   const bool detailed = end >= details_from_;
-  for (const simgrid::s4u::Link* link : expected_route(platform_, flow.from, flow.to)) {
+  const std::vector<const simgrid::s4u::Link*> route =
+      flow.link != nullptr ? std::vector<const simgrid::s4u::Link*>{flow.link}
+                           : expected_route(platform_, flow.from, flow.to);
+  for (const simgrid::s4u::Link* link : route) {
     LinkTotals& t = totals_[catalogue_.index.at(link)];
     t.flow_bytes += bytes;
     t.add_busy(from, to);

@@ -59,6 +59,11 @@ class LinkMeter {
   // s4u object holds its kernel activity: not a detached put).
   void add_flow(const simgrid::s4u::CommPtr& comm, const simgrid::s4u::Host* from,
                 const simgrid::s4u::Host* to, double bytes);
+  // A disk read of `bytes` counted on `link` (a catalogued link standing for the disk) as a flow
+  // on it would be; `io` must be started.
+  void add_io(const simgrid::s4u::IoPtr& io, const simgrid::s4u::Link* link, double bytes);
+  // `link`'s bandwidth changed after the catalogue was made (storage IOPS lowering it).
+  void refresh_bandwidth(const simgrid::s4u::Link* link);
   // Bytes that cross the route without a simulated flow.
   void add_accounted(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, double bytes);
 
@@ -79,15 +84,17 @@ class LinkMeter {
 
  private:
   struct Flow {
-    simgrid::s4u::CommPtr comm;
+    simgrid::s4u::ActivityPtr comm;  // a comm, or a disk I/O
     const simgrid::s4u::Host* from = nullptr;
     const simgrid::s4u::Host* to = nullptr;
+    const simgrid::s4u::Link* link = nullptr;  // an I/O's one link; flows follow from -> to
     double bytes = 0;
     double moved_at_open = -1;   // -1: the window was not open yet when last looked
     double moved_at_close = -1;  // -1: the window still open
     uint64_t order = 0;          // registration order: settle() sums in it, not in hash order
   };
   void completed(const simgrid::s4u::Activity& activity);
+  void track(Flow flow);
   void finish(const Flow& flow, double start, double end);
   double moved(const Flow& flow) const;
 

@@ -79,7 +79,12 @@ LoaderFeed::LoaderFeed(RunContext* ctx)
     // The platform sized the storage links with the raw bandwidth; IOPS may lower it.
     pf.storage_up->set_bandwidth(bandwidth);
     pf.storage_down->set_bandwidth(bandwidth);
+    if (ctx->meter) ctx->meter->refresh_bandwidth(pf.storage_up);
+    if (ctx->meter) ctx->meter->refresh_bandwidth(pf.storage_down);
   } else {
+    // The store's link stands for its disk in link reports: the same (IOPS-lowered) bandwidth.
+    pf.storage_up->set_bandwidth(bandwidth);
+    if (ctx->meter) ctx->meter->refresh_bandwidth(pf.storage_up);
     store_disk_ = pf.storage->create_disk("storage.aggregate", bandwidth, bandwidth);
     store_disk_->seal();
     if (data_.client_bandwidth > 0) {
@@ -140,9 +145,15 @@ void LoaderFeed::read_from_storage(int rank, int batch) {
     ctx_->transport->transfer(pf.storage, cpu, bytes, counted(batch));
   } else {
     // Both constraints hold at once: the read ends when the slower of the two is done.
-    sg4::IoPtr aggregate = store_disk_->read_async(whole_bytes(bytes));
-    sg4::IoPtr client =
-        client_disks_.empty() ? nullptr : client_disks_[node]->read_async(whole_bytes(bytes));
+    const uint64_t whole = whole_bytes(bytes);
+    sg4::IoPtr aggregate = store_disk_->read_async(whole);
+    sg4::IoPtr client = client_disks_.empty() ? nullptr : client_disks_[node]->read_async(whole);
+    // Link reports see the reads on the store's outgoing link and the node's client link.
+    if (LinkMeter* meter = ctx_->meter.get()) {
+      meter->add_io(aggregate, pf.storage_up, static_cast<double>(whole));
+      if (client)
+        meter->add_io(client, pf.node_links[node].client_down, static_cast<double>(whole));
+    }
     aggregate->wait();
     if (client) client->wait();
     if (!counted(batch)) return;

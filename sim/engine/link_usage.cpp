@@ -43,8 +43,9 @@ LinkUsage link_usage(const LinkMeter& meter, int steps, size_t busiest) {
     r.bytes = (t.flow_bytes + t.accounted_bytes) * per;
     r.accounted_bytes = t.accounted_bytes * per;
     r.busy = t.busy() * per;
-    r.utilisation =
-        u.window > 0 ? (t.flow_bytes + t.accounted_bytes) / (info.bandwidth * u.window) : 0.0;
+    // Only bytes that took link time: bytes charged from an alpha-beta table moved in the
+    // table's time, not the link's, and a share of capacity made of them would be no measure.
+    r.utilisation = u.window > 0 ? t.flow_bytes / (info.bandwidth * u.window) : 0.0;
     all.push_back(std::move(r));
   }
 
@@ -73,7 +74,7 @@ LinkUsage link_usage(const LinkMeter& meter, int steps, size_t busiest) {
   // Most utilised first; ties in catalogue order (stable), so the output is deterministic.
   std::vector<size_t> order;
   for (size_t i = 0; i < all.size(); ++i)
-    if (all[i].bytes > 0) order.push_back(i);
+    if (all[i].utilisation > 0) order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return all[a].utilisation > all[b].utilisation; });
   for (size_t k = 0; k < std::min(busiest, order.size()); ++k) u.busiest.push_back(all[order[k]]);

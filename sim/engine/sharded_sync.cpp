@@ -44,6 +44,8 @@ class Communicators : public ShardedSync {
     reduce_ = make_collective(s, t, CollectiveOp::kReduceScatter, shard_group);
     if (hybrid) across_ = make_collective(s, t, CollectiveOp::kAllReduce, CollectiveGroup::kRail);
     shard_ = hybrid ? s.cluster.gpus_per_node : 1;
+    per_unit_ =
+        !ctx->plan->units.empty() && (s.sync.sharding.strategy == Sharding::kZero3 || hybrid);
     const int p = s.cluster.total_gpus();
     streams_.resize((hybrid ? 2 : 1) * static_cast<size_t>(p));
     busy_.assign(p, 0.0);
@@ -153,10 +155,20 @@ class Communicators : public ShardedSync {
           ++unit_calls_[q.unit];
         }
       }
-      if (ctx_->traced(rank, q.step))
-        trace_.push_back({rank, fifo == Fifo::kAcross ? "comm across nodes" : "comm",
-                          fifo == Fifo::kAcross ? "all-reduce shard, " + q.label : q.label, start,
-                          now()});
+      if (ctx_->traced(rank, q.step)) {
+        const bool across = fifo == Fifo::kAcross;
+        const double bytes = across ? q.bytes / shard_ : q.bytes;
+        TraceEvent e(rank, across ? "comm across nodes" : "comm",
+                     across ? "all-reduce shard, " + q.label : q.label, start, now());
+        // The args a DDP bucket's slice carries (trace_details.h), from the call itself.
+        e.numbers["bytes"] = bytes;
+        e.texts["collective"] = across                   ? "all-reduce"
+                                : q.op == Op::kAllGather ? "all-gather"
+                                                         : "reduce-scatter";
+        e.texts["algorithm"] = collective.algorithm_for(bytes);
+        if (q.unit >= 0) e.numbers[per_unit_ ? "unit" : "bucket"] = q.unit;
+        trace_.push_back(std::move(e));
+      }
       if (q.op == Op::kReduceScatter && fifo == Fifo::kShard && across_)
         push(rank, Fifo::kAcross, std::move(q));  // done once summed across nodes
       else
@@ -167,6 +179,7 @@ class Communicators : public ShardedSync {
   RunContext* ctx_;
   std::unique_ptr<AllReduce> gather_, reduce_, across_;
   int shard_ = 1;
+  bool per_unit_ = false;  // zero3 / fsdp-hybrid: calls per wrapped unit, else per DDP bucket
   std::vector<FifoState> streams_;
   std::vector<double> busy_, active_since_;
   std::vector<int> active_;

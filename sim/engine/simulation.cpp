@@ -138,6 +138,9 @@ void summarise(const RunContext& ctx, const Model& model, int full_gpus, Simulat
     return a.gpu != b.gpu ? a.gpu < b.gpu : a.start < b.start;
   });
   r->model = model.name;
+  r->model_trainable_parameters = model.params();
+  r->model_parameters = model.params() + model.frozen_params();
+  r->model_forward_flops_per_sample = model.fwd_flops();
   ctx.sync->report(r);
 }
 

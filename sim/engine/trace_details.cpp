@@ -64,7 +64,9 @@ void add_trace_details(const RunContext& ctx, SimulationResult* r) {
   for (const LinkReport& l : r->links.busiest) busiest.push_back(by_name.at(l.name));
   const ClusterPlatform& pf = *ctx.platform;
   // The GPU's own links first: on a tie (every NIC of a ring equally busy) a slice names its own.
-  auto candidates = [&](int rank) {
+  // A communication slice is bound by a link its collective crosses: never the shared store,
+  // which the data loader keeps busy beside it (a store-bound run's all-reduce named it).
+  auto candidates = [&](int rank, bool comm) {
     std::vector<int> out;
     const std::string gpu = "gpu" + std::to_string(rank);
     const std::string nic = "node" + std::to_string(pf.node_of_rank(rank)) + "/nic" +
@@ -75,26 +77,44 @@ void add_trace_details(const RunContext& ctx, SimulationResult* r) {
       if (it != by_name.end()) out.push_back(it->second);
     }
     for (int link : busiest)
-      if (std::find(out.begin(), out.end(), link) == out.end()) out.push_back(link);
+      if (std::find(out.begin(), out.end(), link) == out.end() &&
+          !(comm && cat.links[link].link_class == LinkClass::kStorage))
+        out.push_back(link);
     return out;
   };
+
+  // Sharded runs' units by name: "backward <unit>" slices get the unit their gradients fill.
+  std::unordered_map<std::string, int> unit_by_name;
+  for (size_t u = 0; u < ctx.plan->units.size(); ++u)
+    unit_by_name.emplace(ctx.plan->units[u].name, static_cast<int>(u));
 
   double first = 0, last = 0;
   bool any = false;
   for (TraceEvent& e : r->trace) {
     e.numbers["step"] = step;
+    const bool comm = e.lane.compare(0, 4, "comm") == 0;
+    // Args set where the slice was recorded (sharded calls: bytes, collective, algorithm) win:
+    // they describe that call, the bucket table its bucket.
     const int b = number_after(e.name, "bucket");
     if (b >= 0 && b < static_cast<int>(buckets.size())) {
-      e.numbers["bucket"] = b;
-      e.numbers["bytes"] = buckets[b].bytes;
-      e.numbers["tensors"] = static_cast<double>(buckets[b].tensors.size());
-      if (e.lane == "comm" && b < static_cast<int>(algorithms.size()))
-        e.texts["algorithm"] = algorithms[b];
+      e.numbers.emplace("bucket", b);
+      e.numbers.emplace("bytes", buckets[b].bytes);
+      e.numbers.emplace("tensors", static_cast<double>(buckets[b].tensors.size()));
+      if (comm && b < static_cast<int>(algorithms.size()))
+        e.texts.emplace("algorithm", algorithms[b]);
+    }
+    if (comm && !e.texts.count("collective")) {
+      const size_t space = e.name.find(' ');
+      e.texts["collective"] = e.name.substr(0, space);  // "all-reduce", "push/pull"
+    }
+    if (e.lane == "compute" && e.name.compare(0, 9, "backward ") == 0) {
+      const auto unit = unit_by_name.find(e.name.substr(9));
+      if (unit != unit_by_name.end()) e.numbers.emplace("unit", unit->second);
     }
     const int batch = number_after(e.name, "batch");
     if (batch >= 0) e.numbers["batch"] = batch;
-    if (e.lane == "comm" || e.lane == "data") {
-      const auto [link, u] = busiest_during(*ctx.meter, candidates(e.gpu), e.start, e.end);
+    if (comm || e.lane == "data") {
+      const auto [link, u] = busiest_during(*ctx.meter, candidates(e.gpu, comm), e.start, e.end);
       if (link >= 0) {
         e.texts["link"] = cat.links[link].name;
         e.numbers["link utilisation %"] = 100 * u;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
@@ -105,6 +106,11 @@ struct MemoryReport {
 struct SimulationResult {
   std::string scenario;
   std::string model;
+  // The model as built: every parameter (frozen ones included), the trainable ones (what
+  // gradients, buckets and optimizers carry) and forward FLOPs per sample (2 per multiply-add).
+  int64_t model_parameters = 0;
+  int64_t model_trainable_parameters = 0;
+  double model_forward_flops_per_sample = 0;
   int gpus = 0;
   int nodes = 0;
   double global_batch = 0;    // samples per optimizer step, all GPUs

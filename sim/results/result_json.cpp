@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -124,7 +125,9 @@ LinkUsage links_from(const json& j) {
   return u;
 }
 
-json args_json(const TraceEvent& e) {
+}  // namespace
+
+json trace_args_json(const TraceEvent& e) {
   json args = json::object();
   // Whole numbers (bucket, bytes, step) as integers, as Perfetto shows them.
   for (const auto& [key, value] : e.numbers)
@@ -135,12 +138,14 @@ json args_json(const TraceEvent& e) {
   return args;
 }
 
-}  // namespace
-
 json result_to_json(const SimulationResult& r) {
   json j;
   j["scenario"] = r.scenario;
   j["model"] = r.model;
+  j["model_parameters"] = r.model_parameters;
+  j["model_trainable_parameters"] = r.model_trainable_parameters;
+  j["model_forward_flops_per_sample"] =
+      checked(r.model_forward_flops_per_sample, "model_forward_flops_per_sample");
   j["gpus"] = r.gpus;
   j["nodes"] = r.nodes;
   j["global_batch"] = checked(r.global_batch, "global_batch");
@@ -197,7 +202,7 @@ json result_to_json(const SimulationResult& r) {
                      {"name", e.name},
                      {"start_s", checked(e.start, "trace")},
                      {"end_s", checked(e.end, "trace")},
-                     {"args", args_json(e)}});
+                     {"args", trace_args_json(e)}});
   j["trace"] = trace;
   j["traced_gpus"] = r.traced_gpus;
   json counters = json::array();
@@ -220,6 +225,10 @@ SimulationResult result_from_json(const json& j) {
   SimulationResult r;
   r.scenario = j.at("scenario").get<std::string>();
   r.model = j.at("model").get<std::string>();
+  // Absent from results written before the model's counts were reported.
+  r.model_parameters = j.value("model_parameters", int64_t{0});
+  r.model_trainable_parameters = j.value("model_trainable_parameters", int64_t{0});
+  r.model_forward_flops_per_sample = j.value("model_forward_flops_per_sample", 0.0);
   r.gpus = j.at("gpus").get<int>();
   r.nodes = j.at("nodes").get<int>();
   r.global_batch = j.at("global_batch").get<double>();
@@ -338,30 +347,40 @@ json trace_to_chrome_json(const SimulationResult& r) {
                       {"tid", lane_id(e.lane)},
                       {"ts", e.start * 1e6},
                       {"dur", (e.end - e.start) * 1e6},
-                      {"args", args_json(e)}});
+                      {"args", trace_args_json(e)}});
   // Arrows from the backward segment that filled bucket k to the collective that reduced it.
-  // The target is the GPU's first comm slice of that bucket starting at or after the segment
-  // (the earliest in trace order on a tie), found in the slices indexed by (GPU, bucket) sorted
-  // by start: a scan of the whole trace per segment was quadratic (thousands of buckets).
-  std::map<std::pair<int, double>, std::vector<std::pair<double, size_t>>> comm_slices;
+  // From each backward segment of a bucket (DDP) or wrapped unit (sharded runs) to the GPU's
+  // first communication slice of it starting at or after the segment (the earliest in trace order
+  // on a tie); never to an all-gather, which carries the same unit the other way. The slices are
+  // indexed by (GPU, key, number) sorted by start: a scan of the whole trace per segment was
+  // quadratic (thousands of buckets).
+  const char* const keys[] = {"bucket", "unit"};
+  std::map<std::tuple<int, int, double>, std::vector<std::pair<double, size_t>>> comm_slices;
   for (size_t i = 0; i < r.trace.size(); ++i) {
     const TraceEvent& e = r.trace[i];
-    const auto b = e.numbers.find("bucket");
-    if (e.lane == "comm" && b != e.numbers.end())
-      comm_slices[{e.gpu, b->second}].emplace_back(e.start, i);
+    if (e.lane.compare(0, 4, "comm") != 0) continue;
+    const auto collective = e.texts.find("collective");
+    if (collective != e.texts.end() && collective->second == "all-gather") continue;
+    for (int k = 0; k < 2; ++k) {
+      const auto b = e.numbers.find(keys[k]);
+      if (b != e.numbers.end()) comm_slices[{e.gpu, k, b->second}].emplace_back(e.start, i);
+    }
   }
   for (auto& [key, slices] : comm_slices) std::sort(slices.begin(), slices.end());
   int flow_id = 0;
   for (const auto& from : r.trace) {
-    const auto bucket = from.numbers.find("bucket");
-    if (from.lane != "compute" || bucket == from.numbers.end()) continue;
-    const auto slices = comm_slices.find({from.gpu, bucket->second});
+    if (from.lane != "compute") continue;
+    const int k = from.numbers.count("bucket") ? 0 : 1;
+    const auto bucket = from.numbers.find(keys[k]);
+    if (bucket == from.numbers.end()) continue;
+    const auto slices = comm_slices.find({from.gpu, k, bucket->second});
     if (slices == comm_slices.end()) continue;
     const auto first = std::lower_bound(slices->second.begin(), slices->second.end(),
                                         std::make_pair(from.start, size_t{0}));
     if (first == slices->second.end()) continue;
     const TraceEvent* to = &r.trace[first->second];
-    const std::string name = "bucket " + std::to_string(static_cast<int>(bucket->second));
+    const std::string name =
+        std::string(keys[k]) + " " + std::to_string(static_cast<int>(bucket->second));
     ++flow_id;
     events.push_back({{"ph", "s"},
                       {"id", flow_id},

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/cost/iteration_plan.h"
 #include "sim/util/units.h"
 
@@ -129,6 +131,13 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
   }
   if (!busiest.empty())
     out += fmt::format("busiest links   {}  (capacity used over the step)\n", busiest);
+  else if (std::any_of(r.links.classes.begin(), r.links.classes.end(),
+                       [](const LinkClassReport& c) { return c.bytes > 0; }))
+    // Links carried bytes but none took link time: collectives charged from an alpha-beta
+    // table. A utilisation or busy time for them would be invented.
+    out +=
+        "busiest links   none timed: collectives charged from the alpha-beta table take no "
+        "link time\n";
   std::string links;
   for (size_t i = 0; i < r.bytes_per_link_class.size(); ++i) {
     if (r.bytes_per_link_class[i] <= 0) continue;
