@@ -111,6 +111,7 @@ bool read_header(const std::vector<Token>& tokens, int line_no, Header* header) 
     if (name == "root") first(&h.root, idx);
     if (name == "time") first(&h.time, idx);
     if (name == "algbw") first(&h.algbw, idx);
+    if (name == "busbw") first(&h.busbw, idx);
     if (name == "#wrong") first(&h.wrong, idx);
   }
   if (h.count < 0 || h.time < 0) return false;
@@ -248,6 +249,11 @@ class Parser {
   }
 
   void other(const std::string& line, const std::vector<Token>& tokens) {
+    // Inside a table, a line with the header's columns that starts with a number other than a
+    // plain integer ("-8", "1e30", "nan") is a row with a bad size, not prose to skip.
+    if (Table* open = open_table();
+        open != nullptr && tokens.size() == open->header.columns.size() && numeric(tokens[0].text))
+      return row(*open, line, tokens);
     if (!all_digits(tokens[0].text)) {
       // A command line names the binary it runs; prose that lists several does not declare.
       std::set<std::string> named;
@@ -278,6 +284,11 @@ class Parser {
 
   void row(Table& t, const std::string& line, const std::vector<Token>& tokens) {
     const Header& h = t.header;
+    // strtod and every C string stop at a NUL: a row holding one would be read short.
+    if (const size_t nul = line.find('\0'); nul != std::string::npos)
+      fail(static_cast<int>(nul) + 1,
+           "a NUL byte inside a data row: this is binary data, not the text nccl-tests prints; "
+           "allowed: digits, letters, '.', '-', '+' and blanks");
     if (tokens.size() != h.columns.size()) {
       const int column = tokens.size() > h.columns.size() ? tokens[h.columns.size()].column
                                                           : static_cast<int>(line.size()) + 1;
@@ -310,6 +321,8 @@ class Parser {
       fail(r.time_column, std::string("time: expected a positive number of ") + unit_name(unit) +
                               ", got '" + r.time_text + "'");
     if (h.algbw >= 0 && !parse_real(tokens[h.algbw].text, &r.algbw)) r.algbw = -1;
+    for (const int column : {h.algbw, h.busbw})
+      if (column >= 0) check_bandwidth(h.columns[static_cast<size_t>(column)], tokens[column]);
     if (h.wrong >= 0) {
       const std::string& w = tokens[h.wrong].text;
       r.wrong_column = tokens[h.wrong].column;
@@ -329,8 +342,34 @@ class Parser {
                                "import a run of one type and one op"
                              : "is this two runs in one file?"));
     }
+    if (t.rows.size() >= kMaxRows)
+      fail(r.size_column,
+           fmt::format("more than {} data rows in the table of line {}: nccl-tests prints about "
+                       "35 (-f 2 from 8 B to 16 GiB); import a run with fewer sizes",
+                       kMaxRows, h.line));
     t.rows.push_back(std::move(r));
     declared_.clear();  // the next table names its own collective
+  }
+
+  // A bandwidth column nccl-tests printed: a number >= 0 (it prints N/A for none), never NaN,
+  // infinite or negative, which only a broken run or an edited log holds.
+  void check_bandwidth(const std::string& name, const Token& token) const {
+    const std::string& text = token.text;
+    if (text == "N/A") return;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    const bool number = !text.empty() && end == text.c_str() + text.size();
+    if (!number || !std::isfinite(v) || v < 0)
+      fail(token.column,
+           fmt::format("{}: expected a bandwidth in GB/s (a finite number >= 0, or N/A), got '{}'",
+                       name, text));
+  }
+
+  // A token strtod reads whole: an integer, a real, "nan" or "inf", with a sign.
+  static bool numeric(const std::string& text) {
+    char* end = nullptr;
+    std::strtod(text.c_str(), &end);
+    return !text.empty() && end == text.c_str() + text.size();
   }
 
   std::string file_;

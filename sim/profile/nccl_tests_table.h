@@ -19,6 +19,11 @@ namespace ddpsim::nccl_tests {
 // days, a size above an exabyte or a time per byte above one second (below 1 B/s) is not a
 // measurement.
 constexpr double kMaxSeconds = 1e6, kMaxBytes = 1e18, kMaxBeta = 1;
+// Data rows of one table: nccl-tests prints 30 to 40 with -f 2 (8 B to 16 GiB), 1024 with
+// -i 1M up to 1 GiB. The alpha-beta fit grows about as the square of the rows (512 rows 1 s,
+// 100,000 rows 75 s and 21 GB), so a table beyond this is refused at its first row too many
+// (docs/reliability.md).
+constexpr size_t kMaxRows = 1024;
 
 constexpr const char* kHeaderExample =
     "'#  size  count  type  redop  root  time  algbw  busbw  #wrong ...'";
@@ -34,7 +39,8 @@ inline double unit_seconds(TimeUnit u) { return u == TimeUnit::kMilliseconds ? 1
 struct Header {
   int line = 0;
   std::vector<std::string> columns;  // names after the leading '#'
-  int size = -1, count = -1, type = -1, redop = -1, root = -1, time = -1, algbw = -1, wrong = -1;
+  int size = -1, count = -1, type = -1, redop = -1, root = -1, time = -1, algbw = -1, busbw = -1,
+      wrong = -1;
   bool old_style = false;              // "bytes N type op time ... res": times in milliseconds
   TimeUnit unit = TimeUnit::kUnknown;  // from the units line "(us)" / "(ms)"
 };
