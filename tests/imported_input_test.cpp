@@ -4,6 +4,7 @@
 // inputs sized to hang or exhaust memory are refused at the documented limit (docs/reliability.md)
 // in bounded time. The large inputs are generated here, not stored.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <filesystem>
@@ -151,6 +152,77 @@ TEST(ImportedInputs, APlatformFileHoldsOneYamlDocument) {
   EXPECT_EQ(o.err, "error: " + path +
                        ":4:1: a second YAML document starts here (after '---'), but a platform "
                        "calibration holds one document; put each document in a file of its own\n");
+}
+
+}  // namespace
+
+namespace {
+
+Exited import_trace(const std::string& path) {
+  return run({"calibrate", "--import-torch-trace", path, "--model", "net", "--batch", "8", "-o",
+              (kScratch.root() / "trace_profile.yaml").string()});
+}
+
+TEST(ImportedInputs, ATraceNumberBeyondADoubleIsAUserErrorAtItsPlace) {
+  // Before: "internal error: [json.exception.out_of_range.406] ...", exit 1.
+  const std::string path = write(
+      "overflow.json",
+      "{\"traceEvents\": [\n  {\"ph\": \"X\", \"name\": \"a\", \"ts\": 1e999, \"dur\": 1}\n]}");
+  expect_error(import_trace(path), "error: " + path +
+                                       ":2:34: not a JSON trace: the number 1e999 is beyond what "
+                                       "a double holds (about 1.8e308)\n");
+}
+
+// A trace of `steps` marked steps of 20 layers (about 14 kB of JSON per step).
+std::string marked_trace(int steps) {
+  std::string text = "{\"traceEvents\": [\n";
+  double t = 0;
+  auto event = [&](const std::string& name, double ts, double dur, const std::string& args) {
+    text += "{\"ph\": \"X\", \"name\": \"" + name + "\", \"ts\": " + std::to_string(ts) +
+            ", \"dur\": " + std::to_string(dur) + ", \"pid\": 1, \"tid\": 1" + args + "},\n";
+  };
+  for (int step = 0; step < steps; ++step) {
+    const double step_start = t;
+    for (int l = 0; l < 20; ++l, t += 2) {
+      event("ddpsim:fwd:l" + std::to_string(l), t + 1, 1, "");
+      event("aten::mm", t + 0.5, 1,
+            ", \"args\": {\"Sequence number\": " + std::to_string(step * 100 + l) + "}");
+    }
+    for (int l = 19; l >= 0; --l, t += 2) {
+      event("ddpsim:bwd:l" + std::to_string(l), t + 1, 1, "");
+      event("autograd::engine::evaluate_function: MmBackward0", t + 0.5, 1,
+            ", \"args\": {\"Sequence number\": " + std::to_string(step * 100 + l) + "}");
+    }
+    event("Optimizer.step#SGD.step", t, 1, "");
+    t += 2;
+    event("ddpsim:step", step_start, t - step_start, "");
+    t += 1;
+  }
+  text.resize(text.size() - 2);  // the last ",\n"
+  return text + "\n]}\n";
+}
+
+TEST(ImportedInputs, ATraceOfTensOfMegabytesImportsInLinearTimeAndBoundedMemory) {
+  // Streamed (one event built at a time) and each step reads only its own events: before, the
+  // whole document was a JSON tree and every step scanned every event.
+  const std::string small = write("small_trace.json", marked_trace(250));
+  const std::string large = write("large_trace.json", marked_trace(2500));
+  ASSERT_GT(fs::file_size(large), 20u << 20);
+  auto timed = [](const std::string& path) {
+    const auto start = std::chrono::steady_clock::now();
+    const Exited o = import_trace(path);
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_NE(o.out.find(" steps used: step "), std::string::npos) << o.out;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const double t_small = timed(small), t_large = timed(large);
+  // Ten times the steps: about ten times the time (a quadratic reading took a hundred times),
+  // with the process start (about 0.1 s) in both.
+  EXPECT_LT(t_large, 25 * std::max(t_small, 0.1)) << t_small << " s, " << t_large << " s";
+  rusage usage{};
+  ::getrusage(RUSAGE_CHILDREN, &usage);
+  // ru_maxrss (KiB) of the largest child so far: a 28 MB trace took 146 MB.
+  EXPECT_LT(usage.ru_maxrss, 600 * 1024) << "KiB";
 }
 
 }  // namespace

@@ -34,29 +34,28 @@ struct Event {
   std::string cat;
   std::string thread;  // pid/tid
   double start = 0, end = 0;
-  const json* args = nullptr;
+  json args;         // only the keys an import reads (null when none)
   size_t index = 0;  // in the event list, for messages
 
   double duration() const { return end - start; }
 };
 
 inline std::optional<int64_t> int_arg(const Event& e, const char* key) {
-  if (!e.args || !e.args->is_object()) return std::nullopt;
-  auto it = e.args->find(key);
-  if (it == e.args->end() || !it->is_number_integer()) return std::nullopt;
+  if (!e.args.is_object()) return std::nullopt;
+  auto it = e.args.find(key);
+  if (it == e.args.end() || !it->is_number_integer()) return std::nullopt;
   return it->get<int64_t>();
 }
 
 inline std::string string_arg(const Event& e, const char* key) {
-  if (!e.args || !e.args->is_object()) return "";
-  auto it = e.args->find(key);
-  return it != e.args->end() && it->is_string() ? it->get<std::string>() : "";
+  if (!e.args.is_object()) return "";
+  auto it = e.args.find(key);
+  return it != e.args.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 // Where the `index`-th element of the events array starts, for messages about it: a scan of the
 
 struct Trace {
-  json document;
   std::vector<Event> events;  // complete events, by start time
   std::string device;         // Kineto's deviceProperties[0].name, if any
 };

@@ -27,9 +27,22 @@ namespace {
 
 bool inside(const Event& e, const Step& s) { return e.start >= s.start && e.start < s.end; }
 
+// The events that start inside step `s` (the events are sorted by start): each step looks at its
+// own events, so a trace of many steps is read in time linear in its size, not steps x events.
+struct Span {
+  std::vector<Event>::const_iterator first, last;
+  auto begin() const { return first; }
+  auto end() const { return last; }
+};
+Span events_of(const Trace& t, const Step& s) {
+  auto by_start = [](const Event& e, double at) { return e.start < at; };
+  const auto first = std::lower_bound(t.events.begin(), t.events.end(), s.start, by_start);
+  return {first, std::lower_bound(first, t.events.end(), s.end, by_start)};
+}
+
 double optimizer_time(const Trace& t, const Step& s, const Clock& clock) {
   double sum = 0;
-  for (const Event& e : t.events)
+  for (const Event& e : events_of(t, s))
     if (inside(e, s) &&
         (starts_with(e.name, "Optimizer.step#") || starts_with(e.name, "Optimizer.zero_grad#")))
       sum += clock.span(e.start, e.end);
@@ -56,7 +69,7 @@ StepTimes from_marks(const Trace& t, const std::vector<Step>& steps, const Clock
   for (const Step& s : steps) {
     std::vector<std::pair<double, std::string>> fwd, bwd;
     double backward_start = -1, backward_end = -1;
-    for (const Event& e : t.events) {
+    for (const Event& e : events_of(t, s)) {
       if (!inside(e, s)) continue;
       if (starts_with(e.name, kForwardMark))
         fwd.emplace_back(e.start, e.name.substr(std::string(kForwardMark).size()));
@@ -66,7 +79,7 @@ StepTimes from_marks(const Trace& t, const std::vector<Step>& steps, const Clock
     if (fwd.empty()) continue;
     std::sort(bwd.begin(), bwd.end());
     const double last_forward = fwd.back().first;
-    for (const Event& e : t.events) {
+    for (const Event& e : events_of(t, s)) {
       if (!inside(e, s) || !starts_with(e.name, kBackwardFunction) || e.start < last_forward)
         continue;
       if (backward_start < 0) backward_start = e.start;
@@ -131,8 +144,12 @@ StepTimes from_modules(const Trace& t, const std::vector<Step>& steps, const Clo
     double forward = 0, backward_total = 0;
     std::vector<const Event*> stack;
     std::vector<const Event*> in_step;
-    for (const Event* m : modules)
-      if (inside(*m, s)) in_step.push_back(m);
+    {
+      auto by_start = [](const Event* e, double at) { return e->start < at; };
+      auto first = std::lower_bound(modules.begin(), modules.end(), s.start, by_start);
+      for (auto m = first; m != modules.end() && (*m)->start < s.end; ++m)
+        if (inside(**m, s)) in_step.push_back(*m);
+    }
     for (size_t i = 0; i < in_step.size(); ++i) {
       const Event* m = in_step[i];
       while (!stack.empty() && !(m->start >= stack.back()->start && m->end <= stack.back()->end &&
