@@ -226,3 +226,38 @@ TEST(ImportedInputs, ATraceOfTensOfMegabytesImportsInLinearTimeAndBoundedMemory)
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ImportedInputs, TheNcclTestsCommandRefusesSizesFactorsAndClustersItCannotRun) {
+  const std::string scenario = kSourceDir + "/scenarios/default.yaml";
+  struct Case {
+    std::vector<std::string> args;
+    std::string err;
+  };
+  const std::vector<Case> cases = {
+      // Before: -b 0 grew to 2.2 GB in 10 s and never ended; -f nan printed one row.
+      {{"-b", "0", "-e", "64"},
+       "error: <command line>: -b: at least 4 bytes (one float element; from 0 the sizes never "
+       "grow with -f), got '0'\n"},
+      {{"-f", "nan", "-e", "64"},
+       "error: --stepfactor: expected a finite number >= 1.0001, got 'nan' (see --help)\n"},
+      // Before: rows of zero time.
+      {{"-e", "64", "--set", "cluster.nodes=1", "--set", "cluster.gpus_per_node=1", "--set",
+        "cluster.nic.count=1"},
+       "error: <command line>: a collective needs at least 2 GPUs; the scenario's cluster has 1 "
+       "(raise cluster.gpus_per_node or cluster.nodes)\n"},
+      // Before: still building the platform after minutes.
+      {{"-e", "64", "--set", "cluster.nodes=100000"},
+       "error: <command line>: the cluster has 800000 GPUs; nccl-tests simulates at most 16384 "
+       "(a platform of more takes minutes to build; predict a smaller cluster and extrapolate, "
+       "docs/calibration.md)\n"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"nccl-tests", scenario};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    expect_error(run(args), c.err);
+  }
+}
+
+}  // namespace
