@@ -261,3 +261,48 @@ TEST(ImportedInputs, TheNcclTestsCommandRefusesSizesFactorsAndClustersItCannotRu
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ImportedInputs, BenchRefusesWhatContradictsItsTableAndPrintsNothingWhenAPointFails) {
+  const std::string allowed =
+      "; allowed: the other keys of the bench scenario, e.g. stragglers.sigma, sync.algorithm, "
+      "cluster.nic.bandwidth\n";
+  struct Case {
+    std::vector<std::string> args;
+    std::string err;
+  };
+  const std::vector<Case> cases = {
+      // Before: "<bench>:10:15", a line of the bench's own text.
+      {{"--model", "nosuch"},
+       "error: <--model>: unknown model 'nosuch'; the bench takes a zoo key"},
+      // Before: the header named one model, another ran.
+      {{"--set", "model.name=gpt2"},
+       "error: <--set model.name=gpt2>: model.name: the bench sets it for every point (give "
+       "--model instead)" +
+           allowed},
+      // Before: overridden by the bench without a word.
+      {{"--set", "cluster.nodes=2"},
+       "error: <--set cluster.nodes=2>: cluster.nodes: the bench sets it for every point (give "
+       "--gpus instead)" +
+           allowed},
+      // Before: every point ran a million iterations.
+      {{"--iterations", "1000000"},
+       "error: <--iterations>: at most 100 (the bench times one iteration per point; more "
+       "multiply every point's time), got 1000000\n"},
+      // The first point runs, the second is refused: before, the first row stayed on stdout.
+      {{"--gpus", "8,4", "--scope", "full", "--model", "alexnet", "--set", "cluster.nic.count=8"},
+       "error: <--set cluster.nic.count>: cluster.nic.count: at most one NIC per GPU: count must "
+       "be <= cluster.gpus_per_node (4), got 8\n"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"bench"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const Exited o = run(args);
+    EXPECT_EQ(o.exit_code, 2) << o.err;
+    EXPECT_EQ(o.err.substr(0, c.err.size()), c.err);
+    EXPECT_EQ(o.out, "");
+  }
+}
+
+}  // namespace
