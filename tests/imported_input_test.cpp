@@ -306,3 +306,25 @@ TEST(ImportedInputs, BenchRefusesWhatContradictsItsTableAndPrintsNothingWhenAPoi
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ImportedInputs, FitPlatformSaysWhatIsWrongWithItsArguments) {
+  const std::string out = (kScratch.root() / "platform.yaml").string();
+  // Before: "--fit-platform needs --scenario FILE" with --scenario given.
+  expect_error(run({"calibrate", "--fit-platform", "--scenario",
+                    kSourceDir + "/scenarios/default.yaml", "-o", out}),
+               "error: <command line>: --fit-platform: expected nccl-tests all_reduce logs (LOG "
+               "or LOG@NODESxGPUS_PER_NODE) right after it, got the option '--scenario'\n");
+  // Before: exit 1, "internal error: cluster platform: pcie and nic bandwidths must be > 0".
+  const std::string log = kSourceDir + "/tests/data/nccl-tests/all_reduce_2x8_a100_ib.log";
+  const std::string scenario = kSourceDir + "/scenarios/mi300x-8.yaml";
+  expect_error(run({"calibrate", "--fit-platform", log, "--scenario", scenario, "-o", out}),
+               "error: " + scenario + ":1:1: " + log +
+                   " ran on 2 nodes, but this scenario's cluster has no NIC bandwidth "
+                   "(cluster.nic.bandwidth) for the fit to start from and keep as the line "
+                   "rate; allowed: a scenario with cluster.nic: {count, bandwidth}\n");
+  EXPECT_FALSE(fs::exists(out));
+}
+
+}  // namespace
