@@ -328,3 +328,34 @@ TEST(ImportedInputs, FitPlatformSaysWhatIsWrongWithItsArguments) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ImportedInputs, CompareRefusesStrategiesItCannotRunOrThatSayTwoThings) {
+  const std::string scenario = kSourceDir + "/scenarios/default.yaml";
+  // Before: still running after minutes (3.7 million actors), now refused by the resource guard.
+  const auto start = std::chrono::steady_clock::now();
+  const Exited huge = run({"compare", scenario, "--strategies", "ps:100000"});
+  EXPECT_EQ(huge.exit_code, 2) << huge.err;
+  EXPECT_EQ(huge.err.rfind("error: " + scenario +
+                               ": --strategies ps:100000: too large to "
+                               "simulate here: 32 GPUs need about ",
+                           0),
+            0u)
+      << huge.err;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20);
+  // Before: the last of two options won without a word.
+  for (const auto& [token, what] : std::vector<std::pair<std::string, std::string>>{
+           {"zero3:post:none", "'post' and 'none' are both a backward prefetch policy"},
+           {"ps:4:dedicated:colocated", "'dedicated' and 'colocated' are both a placement"}}) {
+    const Exited o = run({"compare", scenario, "--strategies", token});
+    EXPECT_EQ(o.exit_code, 2) << o.err;
+    EXPECT_EQ(
+        o.err.rfind("error: <--strategies " + token + ">: " + what + "; give one; expected ", 0),
+        0u)
+        << o.err;
+    EXPECT_EQ(o.out, "");
+  }
+}
+
+}  // namespace
