@@ -359,3 +359,19 @@ TEST(ImportedInputs, CompareRefusesStrategiesItCannotRunOrThatSayTwoThings) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ImportedInputs, AMillionMicroBatchesUnderShardingAreRefusedBeforeTheRun) {
+  // Before: not in the resource estimate (it counted one communication per step), and the run
+  // went on for hours.
+  const std::string scenario = kSourceDir + "/scenarios/default.yaml";
+  const Exited o = run({"simulate", scenario, "--set", "training.gradient_accumulation=1000000",
+                        "--set", "sync.sharding=zero3", "-o",
+                        (kScratch.root() / "accumulation").string(), "--no-baseline"});
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(o.err.rfind("error: " + scenario + ": too slow to simulate: about ", 0), 0u) << o.err;
+  EXPECT_NE(o.err.find("above the limit of 60 min"), std::string::npos) << o.err;
+}
+
+}  // namespace

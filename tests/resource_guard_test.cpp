@@ -255,3 +255,22 @@ TEST(ResourceGuardCli, MaxWallThatIsNotReachedChangesNothing) {
 
 }  // namespace
 }  // namespace ddpsim
+
+namespace ddpsim {
+namespace {
+
+TEST(ResourceEstimate, ShardedMessagesGrowWithMicroBatchesWhereTheyCommunicate) {
+  auto messages = [](const char* sharding, int micro) {
+    return estimate(load({std::string("sync.sharding=") + sharding,
+                          "training.gradient_accumulation=" + std::to_string(micro)}))
+        .messages_per_step;
+  };
+  // ZeRO-3 gathers and reduce-scatters every unit per micro-batch, ZeRO-2 reduce-scatters per
+  // micro-batch, ZeRO-1 once per step (sharded_worker.cpp).
+  EXPECT_NEAR(messages("zero3", 8) / messages("zero3", 1), 8.0, 1e-12);
+  EXPECT_NEAR(messages("zero2", 8) / messages("zero2", 1), 8.0, 1e-12);
+  EXPECT_NEAR(messages("zero1", 8) / messages("zero1", 1), 1.0, 1e-12);
+}
+
+}  // namespace
+}  // namespace ddpsim
