@@ -375,3 +375,22 @@ TEST(ImportedInputs, AMillionMicroBatchesUnderShardingAreRefusedBeforeTheRun) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ImportedInputs, ASweptScopeThatDoesNotFitIsBlamedOnTheSweepNotOnSet) {
+  // Before: "<--set simulation.scope>", an option that was not given.
+  const std::string scenario = kSourceDir + "/scenarios/default.yaml";
+  const Exited o = run({"sweep", scenario, "--sweep", "simulation.scope=full,symmetric", "--set",
+                        "sync.strategy=ps", "--set", "stragglers.kind=uniform", "--set",
+                        "stragglers.max=1.2", "-o", (kScratch.root() / "scope_sweep").string()});
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(o.err.rfind("error: <--sweep simulation.scope>: sweep point 1 "
+                        "(simulation.scope=symmetric): simulation.scope: symmetric does not fit "
+                        "this scenario: stragglers with parameter servers",
+                        0),
+            0u)
+      << o.err;
+}
+
+}  // namespace
