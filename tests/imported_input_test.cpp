@@ -394,3 +394,34 @@ TEST(ImportedInputs, ASweptScopeThatDoesNotFitIsBlamedOnTheSweepNotOnSet) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string numbers(int from, int to, const std::string& unit = "") {
+  std::string list;
+  for (int i = from; i <= to; ++i) list += (list.empty() ? "" : ",") + std::to_string(i) + unit;
+  return list;
+}
+
+TEST(ImportedInputs, ASweepOfTwentyThousandPointsAsksForYesBeforeItStarts) {
+  // Before: started without a word and ran for minutes to an hour.
+  const std::string scenario = kSourceDir + "/scenarios/default.yaml";
+  const fs::path out = kScratch.root() / "long_sweep";
+  const Exited o =
+      run({"sweep", scenario, "--sweep", "training.batch_per_gpu=" + numbers(1, 200), "--sweep",
+           "sync.bucket_cap=" + numbers(1, 100, "MiB"), "-o", out.string()});
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(o.err.rfind("error: " + scenario + ": 20000 points, about ", 0), 0u) << o.err;
+  EXPECT_NE(o.err.find(" of wall time estimated with -j 1: above 10 min, a sweep starts only "
+                       "with --yes"),
+            std::string::npos)
+      << o.err;
+  EXPECT_FALSE(fs::exists(out));
+  // A short sweep starts as before.
+  EXPECT_EQ(run({"sweep", scenario, "--sweep", "cluster.nodes=1,2", "-o",
+                 (kScratch.root() / "short_sweep").string()})
+                .exit_code,
+            0);
+}
+
+}  // namespace
