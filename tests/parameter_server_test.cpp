@@ -442,7 +442,7 @@ double ps_step(int nodes, int servers, std::string* notes = nullptr) {
 }
 
 // While the servers' links bind (k < n pushing nodes), each further server takes a share of the
-// n-fold incast: strictly faster (issue 26's randomized check: all 45 such variations of 60).
+// n-fold incast: strictly faster (as in every such variation of issue 26's randomized check).
 TEST(ParameterServerScenario, BelowOneServerPerNodeEachServerMakesTheStepFaster) {
   double previous = ps_step(8, 1);
   for (int k = 2; k <= 8; ++k) {
