@@ -310,7 +310,7 @@ TEST(ImportedInputs, BenchRefusesWhatContradictsItsTableAndPrintsNothingWhenAPoi
 namespace {
 
 TEST(ImportedInputs, FitPlatformSaysWhatIsWrongWithItsArguments) {
-  const std::string out = (kScratch.root() / "platform.yaml").string();
+  const std::string out = (kScratch.root() / "fitted_platform.yaml").string();
   // Before: "--fit-platform needs --scenario FILE" with --scenario given.
   expect_error(run({"calibrate", "--fit-platform", "--scenario",
                     kSourceDir + "/scenarios/default.yaml", "-o", out}),
