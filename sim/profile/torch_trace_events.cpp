@@ -7,8 +7,11 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <istream>
 #include <optional>
 #include <utility>
+
+#include "sim/util/input_file.h"
 
 namespace ddpsim::torch_trace {
 
@@ -233,7 +236,11 @@ class TraceSax : public nlohmann::json_sax<json> {
 
 }  // namespace
 
-Trace read_trace(const std::string& text, const std::string& path) {
+namespace {
+
+// `text`, or with none the file at `path` read a megabyte at a time: the whole text is read again
+// only to locate an error.
+Trace read_events(const std::string* text, const std::string& path, uint64_t max_bytes) {
   Trace t;
   bool wrapped = false;
   // The first bad event is reported once the whole text parsed as JSON (a syntax error anywhere
@@ -276,17 +283,32 @@ Trace read_trace(const std::string& text, const std::string& path) {
     t.events.push_back(std::move(ev));
   };
   TraceSax sax(on_event);
-  if (!json::sax_parse(text, &sax)) {
+  bool parsed = false;
+  if (text != nullptr) {
+    parsed = json::sax_parse(*text, &sax);
+  } else {
+    RegularFileReader file(path, "torch.profiler trace", max_bytes);
+    std::istream in(&file);
+    parsed = json::sax_parse(in, &sax);
+  }
+  std::string read_again;
+  auto whole = [&]() -> const std::string& {
+    if (text != nullptr) return *text;
+    read_again = read_regular_file(path, "torch.profiler trace", max_bytes);
+    return read_again;
+  };
+  if (!parsed) {
     if (sax.error_id == 406) {  // a number beyond a double: locate its first character
       const size_t at = sax.error_position >= sax.error_token.size()
                             ? sax.error_position - sax.error_token.size()
                             : 0;
-      throw InputError(byte_location(text, path, at),
+      throw InputError(byte_location(whole(), path, at),
                        "not a JSON trace: the number " + sax.error_token +
                            " is beyond what a double holds (about 1.8e308)");
     }
-    throw InputError(byte_location(text, path, sax.error_position > 0 ? sax.error_position - 1 : 0),
-                     "not a JSON trace: " + sax.error);
+    throw InputError(
+        byte_location(whole(), path, sax.error_position > 0 ? sax.error_position - 1 : 0),
+        "not a JSON trace: " + sax.error);
   }
   wrapped = sax.top_object_;
   if (wrapped && !sax.have_events)
@@ -296,7 +318,7 @@ Trace read_trace(const std::string& text, const std::string& path) {
   if (!wrapped && !sax.top_array_)
     throw InputError({path, 1, 1}, "expected a Chrome trace: a list of events or an object");
   if (bad)
-    throw InputError(locate_event(text, path, wrapped, bad->first),
+    throw InputError(locate_event(whole(), path, wrapped, bad->first),
                      fmt::format("event {}: {}", bad->first, bad->second));
   if (const auto& props = sax.device_properties;
       props && props->is_array() && !props->empty() && (*props)[0].is_object() &&
@@ -306,6 +328,16 @@ Trace read_trace(const std::string& text, const std::string& path) {
   std::stable_sort(t.events.begin(), t.events.end(),
                    [](const Event& a, const Event& b) { return a.start < b.start; });
   return t;
+}
+
+}  // namespace
+
+Trace read_trace(const std::string& text, const std::string& path) {
+  return read_events(&text, path, 0);
+}
+
+Trace read_trace_file(const std::string& path, uint64_t max_bytes) {
+  return read_events(nullptr, path, max_bytes);
 }
 
 }  // namespace ddpsim::torch_trace

@@ -61,5 +61,8 @@ struct Trace {
 };
 
 Trace read_trace(const std::string& text, const std::string& path);
+// The same for the file at `path` (at most `max_bytes`), streamed: memory holds the kept events,
+// not the text (which is read again only to locate an error).
+Trace read_trace_file(const std::string& path, uint64_t max_bytes);
 
 }  // namespace ddpsim::torch_trace

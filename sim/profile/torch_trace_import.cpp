@@ -65,9 +65,10 @@ std::optional<Optimizer> optimizer_of(const Trace& t) {
 
 }  // namespace
 
-TorchTraceImport parse_torch_trace(const std::string& text, const std::string& path,
-                                   const TorchTraceOptions& options) {
-  const Trace trace = read_trace(text, path);
+namespace {
+
+TorchTraceImport import_events(const Trace& trace, const std::string& path,
+                               const TorchTraceOptions& options) {
   const Clock clock(trace);
   std::vector<Step> steps = find_steps(trace);
 
@@ -200,10 +201,17 @@ TorchTraceImport parse_torch_trace(const std::string& text, const std::string& p
   return out;
 }
 
+}  // namespace
+
+TorchTraceImport parse_torch_trace(const std::string& text, const std::string& path,
+                                   const TorchTraceOptions& options) {
+  return import_events(read_trace(text, path), path, options);
+}
+
 TorchTraceImport import_torch_trace(const std::string& path, const TorchTraceOptions& options) {
-  // Traces of many steps grow large; a gigabyte of JSON is as much as is worth parsing whole.
-  return parse_torch_trace(read_regular_file(path, "torch.profiler trace", uint64_t{1} << 30), path,
-                           options);
+  // Streamed: up to a gigabyte (the size real traces of many steps reach) in the memory of its
+  // events rather than of its text.
+  return import_events(read_trace_file(path, uint64_t{1} << 30), path, options);
 }
 
 std::string format_torch_trace_summary(const TorchTraceImport& t) {
