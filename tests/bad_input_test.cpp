@@ -581,7 +581,9 @@ std::vector<CommandMistake> special_file_mistakes() {
        out});
   m.push_back({"model file is huge",
                {"simulate", s.good, "--set", "model={file: " + s.huge + "}", "-o", out},
-               "error: " + s.huge + ": cannot read the model file: " + huge + "\n",
+               "error: " + s.huge +
+                   ": cannot read the model file: it is 65.0 MiB, above the 4.00 MiB limit for it "
+                   "(is this the right file?)\n",
                out});
   m.push_back({"Hugging Face config is /dev/zero",
                {"simulate", s.good, "--set", "model={hf_config: /dev/zero}", "-o", out},

@@ -427,3 +427,46 @@ TEST(ParameterServerScenario, BytepsCountsOnlyCpuServersAndTheyMayBeNone) {
 
 }  // namespace
 }  // namespace ddpsim
+
+namespace ddpsim {
+namespace {
+
+double ps_step(int nodes, int servers, std::string* notes = nullptr) {
+  const SimulationResult r = simulate(
+      parse_scenario_text(
+          kCluster, "ps.yaml",
+          {"cluster.nodes=" + std::to_string(nodes), "sync.ps.servers=" + std::to_string(servers)}),
+      {TraceGpus::none(), false});
+  if (notes) *notes = r.notes;
+  return r.iteration_time;
+}
+
+// While the servers' links bind (k < n pushing nodes), each further server takes a share of the
+// n-fold incast: strictly faster (as in every such variation of issue 26's randomized check).
+TEST(ParameterServerScenario, BelowOneServerPerNodeEachServerMakesTheStepFaster) {
+  double previous = ps_step(8, 1);
+  for (int k = 2; k <= 8; ++k) {
+    const double t = ps_step(8, k);
+    EXPECT_LT(t, previous) << k << " servers";
+    previous = t;
+  }
+}
+
+// The documented exception (docs/sync-comparison.md): from one server per pushing node on, the
+// node's own link binds and every further server adds one partition of pipeline fill on it,
+// s/B_w; the run's notes say so. One node of one GPU on 10 Gbit/s, 4,096,000-byte partitions.
+TEST(ParameterServerScenario, BeyondOneServerPerNodeEachServerAddsAtMostOnePartitionOfFill) {
+  const double fill = 4096000 / 1.25e9;  // s / B_w
+  std::string notes;
+  const double one = ps_step(1, 1), two = ps_step(1, 2), four = ps_step(1, 4, &notes);
+  EXPECT_GT(two, one);
+  EXPECT_GE(four, two);  // here the fill hides behind backward from 2 servers on
+  EXPECT_LE(two - one, fill * 1.005);
+  EXPECT_LE(four - two, 2 * fill * 1.005);
+  EXPECT_NE(notes.find("4 servers for 1 pushing node(s): from one server per node on"),
+            std::string::npos)
+      << notes;
+}
+
+}  // namespace
+}  // namespace ddpsim

@@ -294,5 +294,19 @@ TEST(ResourceEstimate, ShardedRunsCountTheirAllGathersAndReduceScatters) {
   EXPECT_LT(big, 16 * small);
 }
 
+TEST(ResourceEstimate, ShardedMessagesGrowWithMicroBatchesWhereTheyCommunicate) {
+  auto messages = [](const char* sharding, int micro) {
+    return estimate(load({std::string("sync.sharding=") + sharding,
+                          "training.gradient_accumulation=" + std::to_string(micro)}))
+        .messages_per_step;
+  };
+  // ZeRO-3 gathers and reduce-scatters every unit per micro-batch; ZeRO-2 reduce-scatters every
+  // bucket per micro-batch and all-gathers it once after the update ((8 + 1) / (1 + 1) calls);
+  // ZeRO-1 reduces and gathers once per step (sharded_worker.cpp).
+  EXPECT_NEAR(messages("zero3", 8) / messages("zero3", 1), 8.0, 1e-12);
+  EXPECT_NEAR(messages("zero2", 8) / messages("zero2", 1), 4.5, 1e-12);
+  EXPECT_NEAR(messages("zero1", 8) / messages("zero1", 1), 1.0, 1e-12);
+}
+
 }  // namespace
 }  // namespace ddpsim

@@ -5,6 +5,7 @@
 // where full runs. A full point the resource guard refuses is reported, not run. --set varies
 // the bench scenario (stragglers, synchronisation) as simulate's --set does.
 #include <fmt/format.h>
+#include <fmt/printf.h>
 
 #include <cstdio>
 #include <string>
@@ -26,6 +27,10 @@
 
 namespace ddpsim::cli {
 namespace {
+
+// --iterations: the bench times the simulator on one iteration; 100 is already a long run at
+// 16,384 GPUs (docs/reliability.md).
+constexpr int kMaxIterations = 100;
 
 struct Options {
   std::vector<int> gpus{8, 64, 512, 4096, 16384, 131072};
@@ -147,23 +152,76 @@ Row run_point(int gpus, const char* scope) {
   return row;
 }
 
+// The text table, printed only once every point ran: a bench that fails part way leaves nothing
+// half-written on stdout.
+std::string text_out;
+
+template <class... Args>
+void print(const char* format, Args... args) {
+  text_out += fmt::sprintf(format, args...);
+}
+
 void print_row(const Row& r) {
   if (r.status != "ok") {
     // A refusal's first clause says why; its alternatives (--json has them) would fill screens.
     const std::string why = r.status == "refused" ? r.error.substr(0, r.error.find(';')) : r.error;
-    std::printf("  %6d %6d %-9s %9s  %s: %s\n", r.gpus, r.nodes, r.scope, "-", r.status.c_str(),
-                why.c_str());
+    print("  %6d %6d %-9s %9s  %s: %s\n", r.gpus, r.nodes, r.scope, "-", r.status.c_str(),
+          why.c_str());
     return;
   }
   const std::string vs = r.has_vs_full ? fmt::format("{:+.1e}", r.vs_full) : "-";
-  std::printf("  %6d %6d %-9s %9d %8zu %14.3f %12.0f %10.3f %12.1f %9s  %s\n", r.gpus, r.nodes,
-              r.scope, r.simulated_nodes, r.result.buckets.size(), r.result.iteration_time * 1e3,
-              r.result.samples_per_second, r.child.wall_seconds, r.child.max_rss_kib / 1024.0,
-              vs.c_str(), r.target.c_str());
-  std::fflush(stdout);
+  print("  %6d %6d %-9s %9d %8zu %14.3f %12.0f %10.3f %12.1f %9s  %s\n", r.gpus, r.nodes, r.scope,
+        r.simulated_nodes, r.result.buckets.size(), r.result.iteration_time * 1e3,
+        r.result.samples_per_second, r.child.wall_seconds, r.child.max_rss_kib / 1024.0, vs.c_str(),
+        r.target.c_str());
+}
+
+// The keys the bench sets for every point: a --set of one would contradict the table's header
+// (another model runs than it names) or be overridden without a word.
+void check_overrides() {
+  static const std::pair<const char*, const char*> kBenchKeys[] = {
+      {"model", "--model"},
+      {"cluster.nodes", "--gpus"},
+      {"cluster.gpus_per_node", "--gpus"},
+      {"cluster", "--gpus"},
+      {"training.iterations", "--iterations"},
+      {"simulation.scope", "--scope"},
+      {"simulation", "--scope"},
+      {"training", "--iterations"}};
+  for (const std::string& o : opts.overrides) {
+    const std::string key = o.substr(0, o.find('='));
+    for (const auto& [bench_key, option] : kBenchKeys) {
+      const std::string k = bench_key;
+      // A whole section ("cluster={...}") replaces what the bench sets; a key inside it
+      // (cluster.nic.count) is fine unless it is one of the bench's own.
+      const bool section = k.find('.') == std::string::npos && k != "model";
+      if (section ? key == k : (key == k || key.rfind(k + ".", 0) == 0))
+        throw InputError({"<--set " + o + ">"},
+                         fmt::format("{}: the bench sets it for every point (give {} instead); "
+                                     "allowed: the other keys of the bench scenario, e.g. "
+                                     "stragglers.sigma, sync.algorithm, cluster.nic.bandwidth",
+                                     key, option));
+    }
+  }
 }
 
 int run() {
+  text_out.clear();
+  if (opts.iterations > kMaxIterations)
+    throw InputError({"<--iterations>"},
+                     fmt::format("at most {} (the bench times one iteration per point; more "
+                                 "multiply every point's time), got {}",
+                                 kMaxIterations, opts.iterations));
+  bool known = false;
+  std::string keys;
+  for (const ZooEntry& z : model_zoo()) {
+    known = known || z.key == opts.model;
+    keys += (keys.empty() ? "" : ", ") + z.key;
+  }
+  if (!known)
+    throw InputError({"<--model>"},
+                     "unknown model '" + opts.model + "'; the bench takes a zoo key: " + keys);
+  check_overrides();
   for (int gpus : opts.gpus) {
     if (gpus < 1 || (gpus > 8 && gpus % 8 != 0)) {
       throw InputError({"<--gpus>"},
@@ -183,14 +241,14 @@ int run() {
         first.sync.sharding.strategy == Sharding::kNone
             ? ""
             : std::string(", sharding ") + enum_name(first.sync.sharding.strategy);
-    std::printf(
+    print(
         "# ddpsim bench: one %s iteration (flow-mode ring, 25 MiB buckets, overlap%s), "
         "8 GPUs and 8 NICs per node, 16 nodes per leaf; vs-full: symmetric's iteration time "
         "against full's\n",
         opts.model.c_str(), sharding.c_str());
-    std::printf("# %6s %6s %-9s %9s %8s %14s %12s %10s %12s %9s  %s\n", "gpus", "nodes", "scope",
-                "simulated", "buckets", "iteration(ms)", "samples/s", "wall(s)", "peakRSS(MiB)",
-                "vs-full", "target");
+    print("# %6s %6s %-9s %9s %8s %14s %12s %10s %12s %9s  %s\n", "gpus", "nodes", "scope",
+          "simulated", "buckets", "iteration(ms)", "samples/s", "wall(s)", "peakRSS(MiB)",
+          "vs-full", "target");
   }
   OutputTable table{
       {"gpus", "nodes", "scope", "simulated_nodes", "status", "buckets", "iteration_time_s",
@@ -223,6 +281,7 @@ int run() {
            row.target == "-" ? nlohmann::json() : nlohmann::json(row.target), row.error});
     }
   }
+  if (text) std::fputs(text_out.c_str(), stdout);
   if (!text) print_table(table, opts.format);
   return failures ? kExitFailure : 0;
 }

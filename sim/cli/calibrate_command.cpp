@@ -219,6 +219,14 @@ MeasuredSweep read_fit_log(const std::string& argument) {
 }
 
 int fit_platform_logs() {
+  // With no log after it, --fit-platform takes the next option for one ("--scenario"), and the
+  // scenario or output it names is then reported missing.
+  for (const std::string& argument : opts.fit_logs)
+    if (!argument.empty() && argument[0] == '-')
+      throw InputError(kCommandLine,
+                       "--fit-platform: expected nccl-tests all_reduce logs (LOG or "
+                       "LOG@NODESxGPUS_PER_NODE) right after it, got the option '" +
+                           argument + "'");
   if (opts.scenario.empty())
     throw InputError(kCommandLine,
                      "--fit-platform needs --scenario FILE: the fit simulates that cluster "
@@ -227,6 +235,15 @@ int fit_platform_logs() {
   const Scenario scenario = load_scenario(opts.scenario, opts.overrides);
   std::vector<MeasuredSweep> logs;
   for (const std::string& argument : opts.fit_logs) logs.push_back(read_fit_log(argument));
+  // A log of several nodes fits the network: the scenario must have one to start from.
+  for (const MeasuredSweep& m : logs)
+    if (m.nodes > 1 && !(scenario.cluster.nic.bandwidth > 0))
+      throw InputError(
+          {opts.scenario, 1, 1},
+          fmt::format("{} ran on {} nodes, but this scenario's cluster has no NIC bandwidth "
+                      "(cluster.nic.bandwidth) for the fit to start from and keep as the line "
+                      "rate; allowed: a scenario with cluster.nic: {{count, bandwidth}}",
+                      m.log, m.nodes));
   PlatformFit fit = fit_platform(scenario.cluster, logs, all_reduce_times(scenario));
   fit.calibration.scenario = opts.scenario;
   std::printf("%s", format_platform_fit(fit).c_str());

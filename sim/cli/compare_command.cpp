@@ -25,7 +25,10 @@
 
 #include "sim/cli/command.h"
 #include "sim/cli/option_checks.h"
+#include "sim/cost/iteration_plan.h"
+#include "sim/cost/resource_estimate.h"
 #include "sim/engine/simulation.h"
+#include "sim/model/model_zoo.h"
 #include "sim/scenario/enum_names.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/sweep/process_pool.h"
@@ -81,6 +84,20 @@ std::vector<std::string> strategy_overrides(const std::string& token) {
       bad(std::string("bad ") + what + " '" + text + "'");
     return text;
   };
+  // Each option of a strategy once: with two (zero3:post:none, ps:4:dedicated:colocated) the
+  // last would win without a word.
+  auto slot = [](const std::string& part) -> std::string {
+    if (part == "post" || part == "none" || part == "pre") return "backward prefetch policy";
+    if (part == "dedicated" || part == "colocated" || part == "byteps") return "placement";
+    if (part == "async" || part == "sync") return "mode";
+    return part;  // ckpt, priority: a repeat is the same slot too
+  };
+  for (size_t i = 1; i < parts.size(); ++i)
+    for (size_t j = 1; j < i; ++j)
+      if (slot(parts[i]) == slot(parts[j]) && !parts[i].empty() &&
+          parts[i].find_first_not_of("0123456789") != std::string::npos)
+        bad("'" + parts[j] + "' and '" + parts[i] + "' are both a " + slot(parts[i]) +
+            "; give one");
   const bool ddp = parts[0] == "ddp";
   if (ddp || (enum_from_name<Sharding>(parts[0]) && parts[0] != "none")) {
     std::vector<std::string> set = {"sync.strategy=allreduce",
@@ -139,6 +156,21 @@ std::vector<std::string> strategy_overrides(const std::string& token) {
   }
   bad("unknown strategy");
   return {};
+}
+
+// Refuses, before anything runs, a cell this machine cannot simulate within an hour (the guard
+// simulate and sweep apply, resource_estimate.h): `ps:100000` used to run without end.
+void check_cell_resources(const Scenario& scenario, const std::string& strategy) {
+  Model model;
+  std::string error;
+  if (!build_model(scenario.model, &model, &error))
+    throw InputError({scenario.source, 0, 0}, error);
+  try {
+    check_resources(scenario, estimate_resources(scenario, build_iteration_plan(scenario, model)),
+                    machine_limits(3600));
+  } catch (const InputError& e) {
+    throw InputError(e.where(), "--strategies " + strategy + ": " + e.message());
+  }
 }
 
 struct Cell {
@@ -314,6 +346,7 @@ int run() {
         if (!nics[n].empty()) set.push_back("cluster.nic.bandwidth=" + nics[n]);
         set.insert(set.end(), strategy_sets[k].begin(), strategy_sets[k].end());
         jobs.push_back({m, n, k, load_scenario(opts.scenario, set)});
+        check_cell_resources(jobs.back().scenario, opts.strategies[k]);
         if (!baselines.count(m)) baselines.emplace(m, single_gpu_baseline(jobs.back().scenario));
       }
 

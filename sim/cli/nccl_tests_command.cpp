@@ -74,8 +74,29 @@ int run() {
                                        ": NVLS is modelled for all_reduce only; use --algorithm "
                                        "ring or auto (NCCL's ring) for " +
                                        opts.op);
+  // A collective moves data between GPUs: on one there is nothing to time (rows of zero time).
+  if (scenario.cluster.total_gpus() < 2)
+    throw InputError(kCommandLine,
+                     fmt::format("a collective needs at least 2 GPUs; the scenario's cluster has "
+                                 "{} (raise cluster.gpus_per_node or cluster.nodes)",
+                                 scenario.cluster.total_gpus()));
+  // One actor and a route per GPU, a platform built in time quadratic in the GPUs (55 s at 32 k,
+  // DESIGN.md): beyond this many a sweep would run for many minutes (docs/reliability.md).
+  constexpr int kMaxGpus = 16384;
+  if (scenario.cluster.total_gpus() > kMaxGpus)
+    throw InputError(kCommandLine,
+                     fmt::format("the cluster has {} GPUs; nccl-tests simulates at most {} "
+                                 "(a platform of more takes minutes to build; predict a smaller "
+                                 "cluster and extrapolate, docs/calibration.md)",
+                                 scenario.cluster.total_gpus(), kMaxGpus));
   const double min_bytes = nccl_tests_size_option("-b", opts.min_bytes);
   const double max_bytes = nccl_tests_size_option("-e", opts.max_bytes);
+  // nccl-tests multiplies the size by -f: from 0 it never grows (an endless list of empty rows).
+  if (min_bytes < 4)
+    throw InputError(kCommandLine,
+                     "-b: at least 4 bytes (one float element; from 0 the sizes "
+                     "never grow with -f), got '" +
+                         opts.min_bytes + "'");
   if (max_bytes < min_bytes)
     throw InputError(kCommandLine, "-e: the largest size must be at least -b (" + opts.min_bytes +
                                        "), got '" + opts.max_bytes + "'");
@@ -132,6 +153,7 @@ const bool registered = register_command({
                       "Smallest size, as nccl-tests takes it (8, 64K, 1M, 8G; default 8)");
       app->add_option("-e,--maxbytes", opts.max_bytes, "Largest size (default 8G)");
       app->add_option("-f,--stepfactor", opts.factor, "Size multiplier per step (default 2)")
+          ->check(finite_number(1.0001))
           ->check(CLI::Range(1.0001, 1024.0));
       app->add_option("--op", opts.op,
                       "Collective: all_reduce (default), all_gather, reduce_scatter");

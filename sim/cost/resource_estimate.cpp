@@ -252,7 +252,9 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
   // The largest bucket's messages can all be in flight at once (chunked: one step's worth).
   double in_flight = 0;
   if (!plan.buckets.empty()) {
-    const double per_call = messages / std::max(1.0, buckets);
+    // Sharded: one gather or reduce-scatter at a time per stream (sharded_calls counts them all).
+    const double per_call = sharded_calls > 0 ? messages / (sharded_calls / p)
+                                              : messages / std::max(1.0, buckets);
     in_flight =
         s.sync.mode == CollectiveMode::kChunked ? per_call / std::max(1.0, 2 * (p - 1)) : per_call;
   }

@@ -227,6 +227,15 @@ std::string sync_notes(const Scenario& s) {
              enum_name(ps.key_placement) + ", update on the " + enum_name(ps.update) + ", pull " +
              enum_name(ps.pull);
     if (s.sync.schedule == CommSchedule::kPriority) notes += ", priority scheduling";
+    // Each node reduces its GPUs' gradients and pushes once: beyond one server per pushing node
+    // the NICs of the nodes bound the transfer, and a further server only lengthens the
+    // pipeline's fill (docs/sync-comparison.md, "More servers than nodes").
+    if (ps.placement == PsPlacement::kDedicated && ps.servers > s.cluster.nodes)
+      notes += "; " + std::to_string(ps.servers) + " servers for " +
+               std::to_string(s.cluster.nodes) +
+               " pushing node(s): from one server per node on, each node's NIC bounds the "
+               "transfer and a further server only lengthens the pipeline's fill, so the step "
+               "can be slightly slower than with fewer (docs/sync-comparison.md)";
   } else if (s.sync.sharding.strategy != Sharding::kNone) {
     notes += sharding_notes(s);
   } else {

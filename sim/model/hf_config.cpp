@@ -39,6 +39,9 @@ namespace {
 
 constexpr int64_t kMaxDimension = int64_t{1} << 24;  // 16M: larger than any real width
 constexpr int kLlamaDefaultSequenceCap = 8192;
+// Transformer blocks: the largest published dense models have 126 (Llama 3.1 405B's
+// config.json); a million would build for minutes and take gigabytes (docs/reliability.md).
+constexpr int64_t kMaxLayers = 4096;
 
 struct Family {
   const char* model_type;
@@ -86,20 +89,32 @@ class ConfigReader {
   explicit ConfigReader(const YamlSection& top) : top_(top) {}
 
   // An integer key; absent or null gives `fallback` (nullopt: the key is required).
-  int64_t dim(const char* key, std::optional<int64_t> fallback = std::nullopt,
-              int64_t min = 1) const {
+  int64_t dim(const char* key, std::optional<int64_t> fallback = std::nullopt, int64_t min = 1,
+              int64_t max = kMaxDimension) const {
     auto v = top_.get(key);
     if (!v || v->node.IsNull()) {
       if (fallback) return *fallback;
       fail_at(top_.where(), std::string("missing required key '") + key + "' in config.json");
     }
-    return as_int(*v, min, kMaxDimension);
+    return as_int(not_quoted(*v, "number"), min, max);
   }
+
+  // The number of transformer blocks, at most kMaxLayers.
+  int64_t layers(const char* key) const { return dim(key, std::nullopt, 1, kMaxLayers); }
 
   bool flag(const char* key, bool fallback) const {
     auto v = top_.get(key);
     if (!v || v->node.IsNull()) return fallback;
-    return as_bool(*v);
+    return as_bool(not_quoted(*v, "true or false"));
+  }
+
+  // JSON says what is a number: "32" in quotes is a string, which transformers would not read as
+  // a number either (its config classes keep the type they are given).
+  static const YamlValue& not_quoted(const YamlValue& v, const char* expected) {
+    if (v.node.IsScalar() && v.node.Tag() == "!")
+      fail(v, std::string("expected a JSON ") + expected + ", got the string \"" + v.node.Scalar() +
+                  "\" (write it without quotes)");
+    return v;
   }
 
   std::optional<YamlValue> get(const char* key) const { return top_.get(key); }
@@ -168,7 +183,7 @@ HfConfig parse_hf_config(const std::string& text, const std::string& path,
   }
   if (c.model_type == "gpt2") {
     c.hidden = r.dim("n_embd");
-    c.layers = r.dim("n_layer");
+    c.layers = r.layers("n_layer");
     c.heads = r.dim("n_head");
     c.vocab = r.dim("vocab_size");
     c.max_positions = r.dim("n_positions", r.dim("n_ctx", 1024));
@@ -178,12 +193,13 @@ HfConfig parse_hf_config(const std::string& text, const std::string& path,
     bool any = false;
     for (const char* key : {"attn_pdrop", "resid_pdrop", "embd_pdrop"}) {
       auto v = r.get(key);
-      any = any || !v || v->node.IsNull() || as_real(*v, 0, false, 1) > 0;
+      any = any || !v || v->node.IsNull() ||
+            as_real(ConfigReader::not_quoted(*v, "number"), 0, false, 1) > 0;
     }
     c.dropout = any;
   } else if (c.model_type == "bert") {
     c.hidden = r.dim("hidden_size");
-    c.layers = r.dim("num_hidden_layers");
+    c.layers = r.layers("num_hidden_layers");
     c.heads = r.dim("num_attention_heads");
     c.intermediate = r.dim("intermediate_size");
     c.vocab = r.dim("vocab_size");
@@ -191,7 +207,7 @@ HfConfig parse_hf_config(const std::string& text, const std::string& path,
     c.token_types = r.dim("type_vocab_size", 2);
   } else if (c.model_type == "vit") {
     c.hidden = r.dim("hidden_size");
-    c.layers = r.dim("num_hidden_layers");
+    c.layers = r.layers("num_hidden_layers");
     c.heads = r.dim("num_attention_heads");
     c.intermediate = r.dim("intermediate_size");
     c.image_size = r.dim("image_size", 224);
@@ -212,7 +228,7 @@ HfConfig parse_hf_config(const std::string& text, const std::string& path,
     c.fused_projections = t == "phi3";
     c.qkv_bias = t == "qwen2";
     c.hidden = r.dim("hidden_size");
-    c.layers = r.dim("num_hidden_layers");
+    c.layers = r.layers("num_hidden_layers");
     c.heads = r.dim("num_attention_heads");
     c.kv_heads = r.dim("num_key_value_heads", c.heads);
     c.head_dim = r.dim("head_dim", c.gemma ? 256 : c.hidden / c.heads);

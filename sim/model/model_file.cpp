@@ -1,5 +1,7 @@
 #include "sim/model/model_file.h"
 
+#include <fmt/format.h>
+
 #include <map>
 #include <set>
 
@@ -9,6 +11,24 @@
 
 namespace ddpsim {
 namespace {
+
+// A file the exporter writes for a 400-layer model is under 1 MiB; the YAML reader takes about
+// 0.7 s and 60 MB per MiB, so 4 MiB bounds a mistaken file to seconds (docs/reliability.md).
+constexpr uint64_t kMaxModelFileBytes = uint64_t{4} << 20;
+constexpr size_t kMaxLayers = 100000;
+
+// A model's or a layer's name: printed in tables, traces and CSV, so no control characters (a
+// NUL would cut it short in every C string it reaches).
+std::string name_text(const YamlValue& value) {
+  const std::string text = as_string(value);
+  if (text.empty()) fail(value, "expected a non-empty name");
+  for (const char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      fail(value, fmt::format("the name holds a control character (byte 0x{:02x}); allowed: "
+                              "printable characters",
+                              static_cast<unsigned>(static_cast<unsigned char>(c))));
+  return text;
+}
 
 constexpr int kFormatVersion = 1;
 constexpr int64_t kMaxElements = int64_t{1} << 50;  // a tensor larger than this is a typo
@@ -64,8 +84,7 @@ class Reader {
     if (as_int(format, 0) != kFormatVersion)
       fail(format, "this ddpsim reads model files of format " + std::to_string(kFormatVersion));
     Model m;
-    m.name = as_string(top.require("name", "the model's name, e.g. resnet50"));
-    if (m.name.empty()) fail(*top.get("name"), "expected a non-empty name");
+    m.name = name_text(top.require("name", "the model's name, e.g. resnet50"));
     if (auto v = top.get("description")) m.description = as_string(*v);
     if (m.description.empty()) m.description = m.name + " (model file)";
     if (auto v = top.get("sample_unit")) m.sample_unit = as_string(*v);
@@ -74,6 +93,9 @@ class Reader {
     if (auto v = top.get("source")) YamlSection(*v, {}, context_);
 
     const YamlValue layers = top.require("layers", "the layers in forward order");
+    if (layers.node.IsSequence() && layers.node.size() > kMaxLayers)
+      fail(layers, "at most " + std::to_string(kMaxLayers) + " layers, got " +
+                       std::to_string(layers.node.size()) + " (docs/reliability.md)");
     for (const YamlValue& item : items(layers, context_, "layers")) m.layers.push_back(layer(item));
     if (m.layers.empty()) fail(layers, "expected at least one layer");
 
@@ -104,8 +126,7 @@ class Reader {
                   context_);
     Layer l;
     const YamlValue name = s.require("name", "the layer's name");
-    l.name = as_string(name);
-    if (l.name.empty()) fail(name, "expected a non-empty name");
+    l.name = name_text(name);
     if (!layer_names_.insert(l.name).second) fail(name, "layer '" + l.name + "' appears twice");
     const YamlValue kind = s.require("kind", kind_choices());
     const auto k = parse_layer_kind_key(as_string(kind));
@@ -195,7 +216,8 @@ Model parse_model_file(const std::string& text, const std::string& path) {
 }
 
 Model load_model_file(const std::string& path) {
-  return parse_model_file(read_input_file(path, "model_file", "model file"), path);
+  return parse_model_file(read_input_file(path, "model_file", "model file", kMaxModelFileBytes),
+                          path);
 }
 
 }  // namespace ddpsim

@@ -67,8 +67,7 @@ FittedParameter read_parameter(const YamlValue& value, YamlContext* context) {
 PlatformCalibration parse_platform_calibration(const std::string& text, const std::string& path) {
   YAML::Node root;
   try {
-    refuse_yaml_cpp_traps(text);
-    root = YAML::Load(text);
+    root = load_one_document(text, path, "platform calibration");
   } catch (const YAML::ParserException& e) {
     throw yaml_syntax_error(e, text, path, "YAML syntax error");
   }

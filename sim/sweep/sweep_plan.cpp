@@ -134,6 +134,15 @@ SweepPlan plan_sweep(const std::string& scenario_file,
     } catch (const InputError& e) {
       relocate(e, plan.spec, point);
     }
+    // Locations the scenario keeps for errors found later (the resource check, the run) name
+    // the sweep value, not a --set the user did not give.
+    for (size_t a = 0; a < plan.spec.axes.size(); ++a) {
+      const SweepAxis& axis = plan.spec.axes[a];
+      const SourceLocation& value = axis.values[point.value_index[a]].where;
+      for (SourceLocation* kept :
+           {&planned.scenario.simulation.scope_where, &planned.scenario.sync.alpha_beta_where})
+        if (kept->file == "<--set " + axis.key + ">") *kept = value;
+    }
     const ModelSpec& m = planned.scenario.model;
     std::string model_key =
         m.name + "/" + m.file + "/" + m.hf_config + "/" + std::to_string(m.sequence_length);

@@ -51,8 +51,12 @@ std::optional<std::string> special_file_kind(const std::string& path) {
   return kind_of(st.st_mode);
 }
 
-std::string read_regular_file(const std::string& path, const std::string& what,
-                              uint64_t max_bytes) {
+namespace {
+
+// Opens the regular file at `path` for reading, or refuses it as read_regular_file says; returns
+// the descriptor and its size by fstat (0 when the size says nothing, as in /proc).
+int open_regular_file(const std::string& path, const std::string& what, uint64_t max_bytes,
+                      off_t* size) {
   if (path.empty()) refuse("<empty path>", what, "no path was given");
   if (path.find('\0') != std::string::npos) refuse(path, what, "the path contains a NUL byte");
   // O_NONBLOCK: opening a named pipe must not wait for a writer (it is refused just below).
@@ -76,9 +80,46 @@ std::string read_regular_file(const std::string& path, const std::string& what,
     ::close(fd);
     refuse_size(path, what, static_cast<uint64_t>(st.st_size), max_bytes, false);
   }
+  *size = st.st_size;
+  return fd;
+}
+
+}  // namespace
+
+RegularFileReader::RegularFileReader(const std::string& path, const std::string& what,
+                                     uint64_t max_bytes)
+    : path_(path), what_(what), max_bytes_(max_bytes), buffer_(size_t{1} << 20) {
+  off_t size = 0;
+  fd_ = open_regular_file(path, what, max_bytes, &size);
+  setg(buffer_.data(), buffer_.data(), buffer_.data());
+}
+
+RegularFileReader::~RegularFileReader() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+RegularFileReader::int_type RegularFileReader::underflow() {
+  if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+  ssize_t n = 0;
+  do {
+    n = ::read(fd_, buffer_.data(), buffer_.size());
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) refuse(path_, what_, std::strerror(errno));
+  if (n == 0) return traits_type::eof();
+  read_ += static_cast<uint64_t>(n);
+  // A file that grows while read (or whose size said nothing) stops past the limit.
+  if (read_ > max_bytes_) refuse_size(path_, what_, max_bytes_, max_bytes_, true);
+  setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
+  return traits_type::to_int_type(*gptr());
+}
+
+std::string read_regular_file(const std::string& path, const std::string& what,
+                              uint64_t max_bytes) {
+  off_t size = 0;
+  const int fd = open_regular_file(path, what, max_bytes, &size);
   // Files whose size says nothing (/proc) or that grow while read stop one byte past the limit.
   std::string content;
-  content.resize(static_cast<size_t>(st.st_size > 0 ? st.st_size : 0));
+  content.resize(static_cast<size_t>(size > 0 ? size : 0));
   size_t used = 0;
   for (;;) {
     if (used == content.size()) {

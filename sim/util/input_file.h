@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <streambuf>
 #include <string>
+#include <vector>
 
 namespace ddpsim {
 
@@ -30,6 +32,26 @@ std::optional<std::string> special_file_kind(const std::string& path);
 // a named pipe, a device), or the size limit it exceeds. Does not record anything.
 std::string read_regular_file(const std::string& path, const std::string& what,
                               uint64_t max_bytes = kMaxInputFileBytes);
+
+// The same file read a megabyte at a time, for a reader that streams it (a torch.profiler trace
+// of up to a gigabyte): the same refusals, at construction (what is at the path, its size) or
+// while reading (a file that grows past the limit), as InputError. Not recorded as an input.
+class RegularFileReader : public std::streambuf {
+ public:
+  RegularFileReader(const std::string& path, const std::string& what, uint64_t max_bytes);
+  ~RegularFileReader() override;
+  RegularFileReader(const RegularFileReader&) = delete;
+  RegularFileReader& operator=(const RegularFileReader&) = delete;
+
+ protected:
+  int_type underflow() override;
+
+ private:
+  std::string path_, what_;
+  uint64_t max_bytes_ = 0, read_ = 0;
+  int fd_ = -1;
+  std::vector<char> buffer_;
+};
 
 // The same, and records the file in the inputs-read registry (inputs_read.h) under `role`
 // ("scenario", "profile", "alpha_beta_table", "model_file", ...): for every file whose content
