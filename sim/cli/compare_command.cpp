@@ -5,9 +5,17 @@
 // (model, NIC bandwidth, strategy) cell of the scenario through the same --set overrides a user
 // would type, one simulate() per cell, and prints samples/s and scaling efficiency as a pivot
 // table (rows: model x NIC, columns: strategies; * marks each row's fastest).
+//
+// --uncertainty [N]: every cell also runs N draws of its defaulted inputs (docs/assumptions.md),
+// all cells on the SAME draws (one Latin hypercube, column j = assumption row j: common random
+// numbers), and prints each cell's p10-p90 band and, per pair of strategies in a row, the share of
+// worlds in which each is faster. Where neither wins in at least 80 % of the worlds, it names the
+// deciding input (the one whose draws are most rank-correlated with the pair's difference) and
+// the measurement that would pin it down.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -18,6 +26,9 @@
 #include "sim/engine/simulation.h"
 #include "sim/scenario/enum_names.h"
 #include "sim/scenario/scenario_loader.h"
+#include "sim/uncertainty/draw_runner.h"
+#include "sim/uncertainty/ledger.h"
+#include "sim/uncertainty/uncertainty.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/input_error.h"
 #include "sim/util/output_folder.h"
@@ -33,7 +44,14 @@ struct Options {
   std::vector<std::string> strategies{"ring", "hierarchical", "ps:1", "ps:4", "ps:8"};
   std::vector<std::string> overrides;
   std::string csv;
+  std::string uncertainty;  // draws; "" with the option given: 32
+  int jobs = 1;
+  long long seed = 1;
 } opts;
+
+CLI::Option* uncertainty_option = nullptr;
+constexpr int kDefaultDraws = 32;
+constexpr double kDecided = 0.8;  // a pair is decided when one wins in this share of worlds
 
 const char* kStrategyHelp =
     "ALGORITHM (ring, tree, halving-doubling, hierarchical, auto: all-reduce), horovod (ring with "
@@ -129,6 +147,8 @@ std::vector<std::string> strategy_overrides(const std::string& token) {
 
 struct Cell {
   double samples_per_second = 0;
+  std::vector<double> draws;  // samples/s per draw (--uncertainty)
+  Band band;
   double efficiency = 0;
   double memory = 0;  // bytes per GPU
   bool fits = true;
@@ -139,6 +159,28 @@ std::string with_commas(double v) {
   std::string s = fmt::format("{:.0f}", v);
   for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
   return s;
+}
+
+// Spearman's rank correlation of x and y (no ties expected: Latin hypercube columns).
+double rank_correlation(const std::vector<double>& x, const std::vector<double>& y) {
+  auto ranks = [](const std::vector<double>& v) {
+    std::vector<size_t> order(v.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
+    std::vector<double> r(v.size());
+    for (size_t i = 0; i < order.size(); ++i) r[order[i]] = static_cast<double>(i);
+    return r;
+  };
+  const std::vector<double> a = ranks(x), b = ranks(y);
+  const double n = static_cast<double>(a.size());
+  const double mean = (n - 1) / 2;
+  double sab = 0, saa = 0, sbb = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    sab += (a[i] - mean) * (b[i] - mean);
+    saa += (a[i] - mean) * (a[i] - mean);
+    sbb += (b[i] - mean) * (b[i] - mean);
+  }
+  return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0;
 }
 
 int run() {
@@ -191,9 +233,39 @@ int run() {
   }
   std::vector<std::vector<Cell>> table(models.size() * nics.size(),
                                        std::vector<Cell>(strategy_sets.size()));
+  const bool uncertain = uncertainty_option->count() > 0;
+  const int draws = opts.uncertainty.empty() ? kDefaultDraws : std::stoi(opts.uncertainty);
+  const std::vector<std::vector<double>> design =
+      uncertain ? uncertainty_design(draws, static_cast<uint64_t>(opts.seed))
+                : std::vector<std::vector<double>>{};
+  // Every input defaulted in any cell (the union, in table order): what may decide a pair.
+  std::vector<const AssumptionRow*> defaulted;
+  if (uncertain) {
+    std::vector<Scenario> runs;
+    for (const Job& job : jobs) {
+      const std::vector<LedgerEntry> ledger = build_ledger(job.scenario);
+      for (const LedgerEntry& e : ledger)
+        if (e.source == InputSource::kDefault &&
+            std::find(defaulted.begin(), defaulted.end(), e.row) == defaulted.end())
+          defaulted.push_back(e.row);
+      for (const auto& u : design) runs.push_back(drawn_scenario(job.scenario, ledger, u));
+    }
+    std::fprintf(stderr, "%zu draws (%d per cell) ...\n", runs.size(), draws);
+    const std::vector<SimulationResult> results = run_scenarios(runs, opts.jobs);
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      Cell& cell = table[jobs[i].model * nics.size() + jobs[i].nic][jobs[i].strategy];
+      for (int d = 0; d < draws; ++d)
+        cell.draws.push_back(results[i * draws + d].samples_per_second);
+      cell.band = band_of(cell.draws);
+    }
+  }
   std::string csv =
       "model,nic,strategy,gpus,samples_per_second,scaling_efficiency,"
-      "iteration_time_s,exposed_comm_share,bottleneck,memory_bytes,fits,max_batch\n";
+      "iteration_time_s,exposed_comm_share,bottleneck,memory_bytes,fits,max_batch" +
+      std::string(uncertain ? ",samples_per_second_p10,samples_per_second_p50,"
+                              "samples_per_second_p90"
+                            : "") +
+      "\n";
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Job& job = jobs[i];
     std::fprintf(stderr, "[%zu/%zu] %s %s %s ...\n", i + 1, jobs.size(), models[job.model].c_str(),
@@ -211,6 +283,10 @@ int run() {
                     nics[job.nic], opts.strategies[job.strategy], r.gpus, r.samples_per_second,
                     cell.efficiency, r.iteration_time, r.exposed_comm_share, r.bottleneck,
                     cell.memory, cell.fits ? 1 : 0, cell.max_batch);
+    if (uncertain) {
+      csv.pop_back();
+      csv += fmt::format(",{:.6g},{:.6g},{:.6g}\n", cell.band.p10, cell.band.p50, cell.band.p90);
+    }
   }
 
   const ClusterSpec& c = base.cluster;
@@ -237,9 +313,12 @@ int run() {
         if (sharding && !cell.fits)
           row.push_back("OOM" + memory + " ");
         else
-          row.push_back(fmt::format("{} ({:.0f}%){}{}", with_commas(cell.samples_per_second),
-                                    100 * cell.efficiency, memory,
-                                    cell.samples_per_second == best ? "*" : " "));
+          row.push_back(fmt::format(
+              "{} ({:.0f}%){}{}{}", with_commas(cell.samples_per_second), 100 * cell.efficiency,
+              uncertain ? fmt::format(" [{} - {}]", with_commas(cell.band.p10),
+                                      with_commas(cell.band.p90))
+                        : std::string(),
+              memory, cell.samples_per_second == best ? "*" : " "));
       }
       rows.push_back(row);
     }
@@ -253,6 +332,60 @@ int run() {
                     : fmt::format("{:>{}}  ", row[i], width[i]);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     std::printf("%s\n", line.c_str());
+  }
+  if (uncertain) {
+    std::printf(
+        "\n[p10 - p90] over %d draws of the defaulted inputs (seed %lld), the same draws "
+        "for every cell\n",
+        draws, opts.seed);
+    std::printf("pairs: the share of sampled worlds in which each strategy is faster\n");
+    for (size_t m = 0; m < models.size(); ++m)
+      for (size_t n = 0; n < nics.size(); ++n) {
+        const std::vector<Cell>& cells = table[m * nics.size() + n];
+        if (models.size() * nics.size() > 1)
+          std::printf("%s, NIC %s\n", models[m].c_str(),
+                      nics[n].empty() ? "scenario" : nics[n].c_str());
+        for (size_t a = 0; a < cells.size(); ++a)
+          for (size_t b = a + 1; b < cells.size(); ++b) {
+            if (sharding && (!cells[a].fits || !cells[b].fits)) continue;
+            std::vector<double> difference;
+            int a_wins = 0;
+            for (int d = 0; d < draws; ++d) {
+              difference.push_back(cells[a].draws[d] - cells[b].draws[d]);
+              if (cells[a].draws[d] > cells[b].draws[d]) ++a_wins;
+            }
+            const double share_a = static_cast<double>(a_wins) / draws;
+            const bool a_leads = share_a >= 0.5;
+            const std::string& leader = opts.strategies[a_leads ? a : b];
+            const std::string& other = opts.strategies[a_leads ? b : a];
+            const double share = a_leads ? share_a : 1 - share_a;
+            std::string verdict;
+            if (share >= kDecided) {
+              verdict = "decided";
+            } else {
+              const AssumptionRow* deciding = nullptr;
+              double strongest = 0;
+              for (const AssumptionRow* row : defaulted) {
+                std::vector<double> x;
+                const size_t column = static_cast<size_t>(row - assumption_rows().data());
+                for (int d = 0; d < draws; ++d) x.push_back(design[d][column]);
+                const double r = std::abs(rank_correlation(x, difference));
+                if (r > strongest) {
+                  strongest = r;
+                  deciding = row;
+                }
+              }
+              verdict = deciding == nullptr
+                            ? "undecided: no defaulted input moves the difference"
+                            : fmt::format(
+                                  "undecided: deciding input {} (rank correlation {:.2f}); "
+                                  "measure {}",
+                                  deciding->label, strongest, deciding->measure);
+            }
+            std::printf("  %s faster than %s in %.0f %% of %d worlds: %s\n", leader.c_str(),
+                        other.c_str(), 100 * share, draws, verdict.c_str());
+          }
+      }
   }
   if (!opts.csv.empty()) {
     write_file_atomic(opts.csv, csv);
@@ -282,6 +415,15 @@ const bool registered = register_command({
       add_repeatable(app, "--set", opts.overrides,
                      "Override a scenario value for every cell, e.g. --set cluster.nodes=8");
       app->add_option("--csv", opts.csv, "Also write every cell's numbers to this CSV file");
+      uncertainty_option =
+          app->add_option("--uncertainty", opts.uncertainty,
+                          "Also run N draws (default 32) of the defaulted inputs, the same for "
+                          "every cell: p10-p90 bands and the share of worlds each strategy wins")
+              ->expected(0, 1)
+              ->check(whole_number(2));
+      app->add_option("-j,--jobs", opts.jobs, "Draws simulated in parallel (processes)")
+          ->check(whole_number(1));
+      app->add_option("--seed", opts.seed, "Seed of the uncertainty draws")->check(whole_number(0));
     },
     run,
 });

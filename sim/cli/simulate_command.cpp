@@ -1,4 +1,5 @@
-// ddpsim simulate SCENARIO [-o OUTDIR] [--set key.path=value ...]
+// ddpsim simulate SCENARIO [-o OUTDIR] [--set key.path=value ...] [--uncertainty [N] [-j J]
+//                  [--seed S]]
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,6 +16,8 @@
 #include "sim/results/summary_table.h"
 #include "sim/scenario/scenario_json.h"
 #include "sim/scenario/scenario_loader.h"
+#include "sim/uncertainty/ledger.h"
+#include "sim/uncertainty/uncertainty.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/output_folder.h"
 
@@ -29,7 +32,13 @@ struct Options {
   bool no_baseline = false;
   std::string trace_gpus = "auto";
   double max_wall = 0;
+  std::string uncertainty;  // draws; "" with the option given: kDefaultDraws
+  int jobs = 1;
+  long long seed = 1;
 } opts;
+
+CLI::Option* uncertainty_option = nullptr;
+constexpr int kDefaultDraws = 32;
 
 // Without --max-wall a run expected to take longer than this is refused before it starts.
 constexpr double kDefaultWallLimitSeconds = 3600;
@@ -54,11 +63,31 @@ int run() {
   sim.baseline = !opts.no_baseline;
   sim.max_wall_seconds = opts.max_wall;
   const SimulationResult result = simulate(scenario, sim);
+  const std::vector<LedgerEntry> ledger = build_ledger(scenario);
+  UncertaintyReport uncertainty;
+  SummaryBands bands;
+  const bool uncertain = uncertainty_option->count() > 0;
+  if (uncertain) {
+    UncertaintyOptions u;
+    u.samples = opts.uncertainty.empty() ? kDefaultDraws : std::stoi(opts.uncertainty);
+    u.seed = static_cast<uint64_t>(opts.seed);
+    u.jobs = opts.jobs;
+    uncertainty = assess_uncertainty(scenario, ledger, u);
+    bands = {true,
+             uncertainty.samples_per_second.p10,
+             uncertainty.samples_per_second.p90,
+             uncertainty.iteration_time.p10,
+             uncertainty.iteration_time.p90,
+             uncertainty.exposed_comm_share.p10,
+             uncertainty.exposed_comm_share.p90};
+  }
 
   const nlohmann::json provenance = provenance_to_json(current_provenance());
   nlohmann::json doc;
   doc["scenario"] = scenario_to_json(scenario);
   doc["result"] = result_to_json(result);
+  doc["result"]["assumptions"] = ledger_to_json(ledger);
+  if (uncertain) doc["result"]["uncertainty"] = uncertainty_to_json(uncertainty);
   doc["provenance"] = provenance;
   nlohmann::json trace = trace_to_chrome_json(result);
   trace["otherData"]["provenance"] = provenance;
@@ -68,7 +97,17 @@ int run() {
   if (opts.json) {
     std::printf("%s\n", doc.dump(2).c_str());
   } else {
-    std::printf("%s", format_summary(scenario, model, result).c_str());
+    std::printf("%s", format_summary(scenario, model, result, bands).c_str());
+    if (uncertain) {
+      std::printf(
+          "uncertainty     p10-p90 over %d draws of %d defaulted input%s (seed %lld); "
+          "what moves throughput most (low -> high end):\n%s",
+          uncertainty.samples, uncertainty.defaulted, uncertainty.defaulted == 1 ? "" : "s",
+          opts.seed, format_influences(uncertainty, model.sample_unit).c_str());
+      if (!uncertainty.influences.empty())
+        std::printf("measure first   %s\n", uncertainty.influences.front().row->measure);
+    }
+    std::printf("%s\n", assumptions_line(ledger, uncertain ? &uncertainty : nullptr).c_str());
     std::printf("results         %s/results.json  (timeline: %s/trace.json, open in Perfetto)\n",
                 out_dir.c_str(), out_dir.c_str());
   }
@@ -99,6 +138,17 @@ const bool registered = register_command({
              "GPUs whose last step trace.json shows: auto (the first GPU of every node, up to 64 "
              "nodes, and the slowest), all, none, or ranks such as 0,5,8-15")
           ->check(trace_gpus_spec());
+      uncertainty_option =
+          app->add_option("--uncertainty", opts.uncertainty,
+                          "Also run N seeded draws (default 32) of the defaulted inputs "
+                          "(result.assumptions) and print p10-p90 bands and the inputs that "
+                          "move throughput most")
+              ->expected(0, 1)
+              ->check(whole_number(2));
+      app->add_option("-j,--jobs", opts.jobs, "Draws simulated in parallel (processes)")
+          ->check(whole_number(1));
+      app->add_option("--seed", opts.seed, "Seed of the uncertainty draws (same seed, same bytes)")
+          ->check(whole_number(0));
       app->add_option("--max-wall", opts.max_wall,
                       "Stop the simulation after this many wall-clock seconds (unset: no limit) "
                       "and write the "

@@ -183,6 +183,15 @@ ComputePlan plan_compute(const Scenario& scenario, const Model& model) {
       plan.optimizer *= plan.scale;
     }
   }
+  if (scenario.compute.time_scale != 1.0) {  // an uncertainty draw of a measured time
+    for (LayerTime& t : plan.layers) {
+      t.forward *= scenario.compute.time_scale;
+      t.backward *= scenario.compute.time_scale;
+    }
+    plan.forward *= scenario.compute.time_scale;
+    plan.backward *= scenario.compute.time_scale;
+    plan.optimizer *= scenario.compute.time_scale;
+  }
   if (scenario.compute.overlap_slowdown > 0) {
     plan.overlap_slowdown = scenario.compute.overlap_slowdown;
     plan.overlap_source = "compute.overlap_slowdown";
