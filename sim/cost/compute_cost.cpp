@@ -183,14 +183,16 @@ ComputePlan plan_compute(const Scenario& scenario, const Model& model) {
       plan.optimizer *= plan.scale;
     }
   }
-  if (scenario.compute.time_scale != 1.0) {  // an uncertainty draw of a measured time
+  // Uncertainty draws: a measured time from another device, the slowest GPU of the job.
+  const double factor = scenario.compute.time_scale * scenario.compute.slowest_gpu;
+  if (factor != 1.0) {
     for (LayerTime& t : plan.layers) {
-      t.forward *= scenario.compute.time_scale;
-      t.backward *= scenario.compute.time_scale;
+      t.forward *= factor;
+      t.backward *= factor;
     }
-    plan.forward *= scenario.compute.time_scale;
-    plan.backward *= scenario.compute.time_scale;
-    plan.optimizer *= scenario.compute.time_scale;
+    plan.forward *= factor;
+    plan.backward *= factor;
+    plan.optimizer *= factor;
   }
   if (scenario.compute.overlap_slowdown > 0) {
     plan.overlap_slowdown = scenario.compute.overlap_slowdown;

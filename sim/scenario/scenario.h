@@ -283,6 +283,9 @@ struct ComputeSpec {
   // Every compute time (layers, optimizer) multiplied by this after the mode has set them. Not a
   // YAML key: the uncertainty draws (sim/uncertainty) perturb a measured compute time with it.
   double time_scale = 1.0;
+  // The step waits for the slowest GPU: its compute relative to the one calibrated or modelled
+  // (1 = every GPU as fast). Not a YAML key: drawn by the uncertainty runs (GPU variability).
+  double slowest_gpu = 1.0;
 };
 
 // ---------------------------------------------------------------- data loading
