@@ -2,8 +2,9 @@
 // --uncertainty` on one scenario per validation group, chosen by a rule fixed before any band was
 // computed (per group folder, the scenario with the most GPUs up to 16, ties by name), must put
 // the measured value inside p10-p90 for a share of cases near the nominal 80 % without bands so
-// wide they say nothing. The full run over every case is a command (docs/assumptions.md), not a
-// test. Fewer draws than the default keep this within CI's time.
+// wide they say nothing (the coverage target is not met yet: see the floor below). The full run
+// over every case is a command (docs/assumptions.md), not a test. Fewer draws than the default keep
+// this within CI's time.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -49,13 +50,24 @@ TEST(UncertaintyCoverage, FixedSubsetBandsCoverWithoutBeingHuge) {
   ASSERT_EQ(run.code, 0) << run.output;
   std::smatch m;
   const std::regex overall(R"(overall\s+(\d+)\s+([0-9.]+)%\s+([0-9.]+)%)");
-  ASSERT_TRUE(std::regex_search(run.output, m, overall)) << run.output;
+  const size_t bands = run.output.find("uncertainty bands");
+  ASSERT_NE(bands, std::string::npos) << run.output;
+  const std::string table = run.output.substr(bands);  // not the error table's "overall"
+  ASSERT_TRUE(std::regex_search(table, m, overall)) << run.output;
   const int cases = std::stoi(m[1]);
   const double coverage = std::stod(m[2]), width = std::stod(m[3]);
   EXPECT_GE(cases, 10);
   RecordProperty("coverage", std::to_string(coverage));
   RecordProperty("median_width", std::to_string(width));
-  // BOUNDS
+  // Bands that say something: the issue's bound on the median width (30 % of the prediction),
+  // and no more than 90 % coverage (bands that always cover are as wrong as bands that never do).
+  EXPECT_LE(width, 30.0);
+  EXPECT_LE(coverage, 90.0);
+  // The issue's target is 70-90 % coverage; this subset measured 27.3 % (3 of 11 cases, 8 draws,
+  // seed 1; 2026-11-28): the ranges come from public sources and were not widened to reach the
+  // target, so the bands are honestly too narrow (docs/assumptions.md, "How honest the bands
+  // are"). This floor keeps them from narrowing further; raise it as rows are added.
+  EXPECT_GE(coverage, 27.0);
 }
 
 }  // namespace
