@@ -349,16 +349,21 @@ int run() {
           for (size_t b = a + 1; b < cells.size(); ++b) {
             if (sharding && (!cells[a].fits || !cells[b].fits)) continue;
             std::vector<double> difference;
-            int a_wins = 0;
+            int a_wins = 0, b_wins = 0;
             for (int d = 0; d < draws; ++d) {
               difference.push_back(cells[a].draws[d] - cells[b].draws[d]);
               if (cells[a].draws[d] > cells[b].draws[d]) ++a_wins;
+              if (cells[b].draws[d] > cells[a].draws[d]) ++b_wins;
             }
-            const double share_a = static_cast<double>(a_wins) / draws;
-            const bool a_leads = share_a >= 0.5;
+            if (a_wins == 0 && b_wins == 0) {
+              std::printf("  %s and %s: the same throughput in every world\n",
+                          opts.strategies[a].c_str(), opts.strategies[b].c_str());
+              continue;
+            }
+            const bool a_leads = a_wins >= b_wins;
             const std::string& leader = opts.strategies[a_leads ? a : b];
             const std::string& other = opts.strategies[a_leads ? b : a];
-            const double share = a_leads ? share_a : 1 - share_a;
+            const double share = static_cast<double>(a_leads ? a_wins : b_wins) / draws;
             std::string verdict;
             if (share >= kDecided) {
               verdict = "decided";
