@@ -44,13 +44,9 @@ struct Options {
   std::vector<std::string> strategies{"ring", "hierarchical", "ps:1", "ps:4", "ps:8"};
   std::vector<std::string> overrides;
   std::string csv;
-  std::string uncertainty;  // draws; "" with the option given: 32
+  UncertaintyFlags uncertainty;
   int jobs = 1;
-  long long seed = 1;
 } opts;
-
-CLI::Option* uncertainty_option = nullptr;
-constexpr int kDefaultDraws = 32;
 constexpr double kDecided = 0.8;  // a pair is decided when one wins in this share of worlds
 
 const char* kStrategyHelp =
@@ -233,10 +229,10 @@ int run() {
   }
   std::vector<std::vector<Cell>> table(models.size() * nics.size(),
                                        std::vector<Cell>(strategy_sets.size()));
-  const bool uncertain = uncertainty_option->count() > 0;
-  const int draws = opts.uncertainty.empty() ? kDefaultDraws : std::stoi(opts.uncertainty);
+  const bool uncertain = opts.uncertainty.given();
+  const int draws = opts.uncertainty.samples();
   const std::vector<std::vector<double>> design =
-      uncertain ? uncertainty_design(draws, static_cast<uint64_t>(opts.seed))
+      uncertain ? uncertainty_design(draws, static_cast<uint64_t>(opts.uncertainty.seed))
                 : std::vector<std::vector<double>>{};
   // Every input defaulted in any cell (the union, in table order): what may decide a pair.
   std::vector<const AssumptionRow*> defaulted;
@@ -337,7 +333,7 @@ int run() {
     std::printf(
         "\n[p10 - p90] over %d draws of the defaulted inputs (seed %lld), the same draws "
         "for every cell\n",
-        draws, opts.seed);
+        draws, opts.uncertainty.seed);
     std::printf("pairs: the share of sampled worlds in which each strategy is faster\n");
     for (size_t m = 0; m < models.size(); ++m)
       for (size_t n = 0; n < nics.size(); ++n) {
@@ -420,15 +416,11 @@ const bool registered = register_command({
       add_repeatable(app, "--set", opts.overrides,
                      "Override a scenario value for every cell, e.g. --set cluster.nodes=8");
       app->add_option("--csv", opts.csv, "Also write every cell's numbers to this CSV file");
-      uncertainty_option =
-          app->add_option("--uncertainty", opts.uncertainty,
-                          "Also run N draws (default 32) of the defaulted inputs, the same for "
-                          "every cell: p10-p90 bands and the share of worlds each strategy wins")
-              ->expected(0, 1)
-              ->check(whole_number(2));
+      add_uncertainty_options(app, &opts.uncertainty,
+                              "Also run draws of the defaulted inputs, the same for every cell: "
+                              "p10-p90 bands and the share of worlds each strategy wins");
       app->add_option("-j,--jobs", opts.jobs, "Draws simulated in parallel (processes)")
           ->check(whole_number(1));
-      app->add_option("--seed", opts.seed, "Seed of the uncertainty draws")->check(whole_number(0));
     },
     run,
 });

@@ -59,4 +59,14 @@ CLI::Option* add_repeatable(CLI::App* app, const std::string& name,
   return app->add_option(name, values, help)->allow_extra_args(false)->take_all();
 }
 
+void add_uncertainty_options(CLI::App* app, UncertaintyFlags* flags, const std::string& help) {
+  flags->option =
+      app->add_option("--uncertainty", flags->draws,
+                      help + " (N draws, default " + std::to_string(flags->default_draws) + ")")
+          ->expected(0, 1)
+          ->check(whole_number(2));
+  app->add_option("--seed", flags->seed, "Seed of the uncertainty draws (same seed, same bytes)")
+      ->check(whole_number(0));
+}
+
 }  // namespace ddpsim::cli

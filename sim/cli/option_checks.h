@@ -23,4 +23,15 @@ CLI::Validator trace_gpus_spec();
 CLI::Option* add_repeatable(CLI::App* app, const std::string& name,
                             std::vector<std::string>& values, const std::string& help);
 
+// --uncertainty [N] and --seed of simulate, compare and validate (docs/assumptions.md).
+struct UncertaintyFlags {
+  int default_draws = 32;
+  std::string draws;  // "" when --uncertainty is given without a number
+  long long seed = 1;
+  CLI::Option* option = nullptr;
+  bool given() const { return option != nullptr && option->count() > 0; }
+  int samples() const { return draws.empty() ? default_draws : std::stoi(draws); }
+};
+void add_uncertainty_options(CLI::App* app, UncertaintyFlags* flags, const std::string& help);
+
 }  // namespace ddpsim::cli

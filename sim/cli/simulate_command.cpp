@@ -32,13 +32,9 @@ struct Options {
   bool no_baseline = false;
   std::string trace_gpus = "auto";
   double max_wall = 0;
-  std::string uncertainty;  // draws; "" with the option given: kDefaultDraws
+  UncertaintyFlags uncertainty;
   int jobs = 1;
-  long long seed = 1;
 } opts;
-
-CLI::Option* uncertainty_option = nullptr;
-constexpr int kDefaultDraws = 32;
 
 // Without --max-wall a run expected to take longer than this is refused before it starts.
 constexpr double kDefaultWallLimitSeconds = 3600;
@@ -66,11 +62,11 @@ int run() {
   const std::vector<LedgerEntry> ledger = build_ledger(scenario);
   UncertaintyReport uncertainty;
   SummaryBands bands;
-  const bool uncertain = uncertainty_option->count() > 0;
+  const bool uncertain = opts.uncertainty.given();
   if (uncertain) {
     UncertaintyOptions u;
-    u.samples = opts.uncertainty.empty() ? kDefaultDraws : std::stoi(opts.uncertainty);
-    u.seed = static_cast<uint64_t>(opts.seed);
+    u.samples = opts.uncertainty.samples();
+    u.seed = static_cast<uint64_t>(opts.uncertainty.seed);
     u.jobs = opts.jobs;
     uncertainty = assess_uncertainty(scenario, ledger, u);
     bands = {true,
@@ -103,7 +99,7 @@ int run() {
           "uncertainty     p10-p90 over %d draws of %d defaulted input%s (seed %lld); "
           "what moves throughput most (low -> high end):\n%s",
           uncertainty.samples, uncertainty.defaulted, uncertainty.defaulted == 1 ? "" : "s",
-          opts.seed, format_influences(uncertainty, model.sample_unit).c_str());
+          opts.uncertainty.seed, format_influences(uncertainty, model.sample_unit).c_str());
       if (!uncertainty.influences.empty())
         std::printf("measure first   %s\n", uncertainty.influences.front().row->measure);
     }
@@ -138,17 +134,11 @@ const bool registered = register_command({
              "GPUs whose last step trace.json shows: auto (the first GPU of every node, up to 64 "
              "nodes, and the slowest), all, none, or ranks such as 0,5,8-15")
           ->check(trace_gpus_spec());
-      uncertainty_option =
-          app->add_option("--uncertainty", opts.uncertainty,
-                          "Also run N seeded draws (default 32) of the defaulted inputs "
-                          "(result.assumptions) and print p10-p90 bands and the inputs that "
-                          "move throughput most")
-              ->expected(0, 1)
-              ->check(whole_number(2));
+      add_uncertainty_options(app, &opts.uncertainty,
+                              "Also run draws of the defaulted inputs (result.assumptions): "
+                              "p10-p90 bands and the inputs that move throughput most");
       app->add_option("-j,--jobs", opts.jobs, "Draws simulated in parallel (processes)")
           ->check(whole_number(1));
-      app->add_option("--seed", opts.seed, "Seed of the uncertainty draws (same seed, same bytes)")
-          ->check(whole_number(0));
       app->add_option("--max-wall", opts.max_wall,
                       "Stop the simulation after this many wall-clock seconds (unset: no limit) "
                       "and write the "

@@ -66,13 +66,9 @@ struct Options {
   double max_median = 0;
   double max_case = 0;
   bool no_plot = false;
-  std::string uncertainty;  // draws; "" with the option given: 16
-  long long seed = 1;
+  UncertaintyFlags uncertainty;  // 16 draws by default (set where the options are added)
   double min_coverage = -1, max_coverage = -1, max_width = -1;
 } opts;
-
-CLI::Option* uncertainty_option = nullptr;
-constexpr int kDefaultValidationDraws = 16;
 
 // The draws' results of one scenario, beside its nominal results file.
 std::string draws_file(const std::string& run) {
@@ -99,10 +95,8 @@ int report_bands(const std::vector<BandRow>& rows) {
                     100 * (r.p90 - r.p10) / r.predicted);
   write_file_atomic(opts.out_dir + "/uncertainty.csv", csv);
   std::printf(
-      "\nuncertainty bands (p10-p90 over %s draws of each scenario's defaults, seed %lld)\n",
-      opts.uncertainty.empty() ? std::to_string(kDefaultValidationDraws).c_str()
-                               : opts.uncertainty.c_str(),
-      opts.seed);
+      "\nuncertainty bands (p10-p90 over %d draws of each scenario's defaults, seed %lld)\n",
+      opts.uncertainty.samples(), opts.uncertainty.seed);
   std::printf("%-28s %6s %10s %14s %10s %10s\n", "group", "cases", "coverage", "median width",
               "below p10", "above p90");
   double coverage = 0, width = 0;
@@ -236,9 +230,8 @@ int run() {
     }
   }
 
-  const bool uncertain = uncertainty_option->count() > 0;
-  const int draws_per_scenario =
-      opts.uncertainty.empty() ? kDefaultValidationDraws : std::stoi(opts.uncertainty);
+  const bool uncertain = opts.uncertainty.given();
+  const int draws_per_scenario = opts.uncertainty.samples();
   PoolOptions pool;
   pool.jobs = opts.jobs > 0 ? opts.jobs
                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -255,7 +248,7 @@ int run() {
         if (uncertain) {
           const std::vector<LedgerEntry> ledger = build_ledger(scenarios[i]);
           nlohmann::json draws = nlohmann::json::array();
-          for (const auto& u : uncertainty_design(draws_per_scenario, opts.seed))
+          for (const auto& u : uncertainty_design(draws_per_scenario, opts.uncertainty.seed))
             draws.push_back(result_to_json(simulate(drawn_scenario(scenarios[i], ledger, u), sim)));
           write_file_atomic(draws_file(run_file(relative(i))), draws.dump() + "\n");
         }
@@ -381,13 +374,10 @@ const bool registered = register_command({
                       "Exit 1 when any case's |error| exceeds this many percent")
           ->check(finite_number(0));
       app->add_flag("--no-plot", opts.no_plot, "Skip validation.png");
-      uncertainty_option =
-          app->add_option("--uncertainty", opts.uncertainty,
-                          "Also run N draws (default 16) of each scenario's defaulted inputs and "
-                          "report the coverage and width of the p10-p90 bands")
-              ->expected(0, 1)
-              ->check(whole_number(2));
-      app->add_option("--seed", opts.seed, "Seed of the uncertainty draws")->check(whole_number(0));
+      opts.uncertainty.default_draws = 16;
+      add_uncertainty_options(app, &opts.uncertainty,
+                              "Also run draws of each scenario's defaulted inputs and report the "
+                              "coverage and width of the p10-p90 bands");
       app->add_option("--min-coverage", opts.min_coverage,
                       "With --uncertainty: exit 1 when the overall coverage is below this %")
           ->check(finite_number(0));
