@@ -815,7 +815,8 @@ const std::vector<BadScenario>& bad_scenarios() {
   static const std::vector<BadScenario> cases = {
       {"unknown_top_level_key", 11, 1,
        "unknown key 'trainig' in the top level; allowed keys: name, seed, cluster, model, "
-       "training, sync, compute, data, stragglers, simulation, sweep, validation (did you mean "
+       "training, sync, compute, data, stragglers, simulation, sweep, validation, assumed (did you "
+       "mean "
        "'training'?)"},
       {"unknown_cluster_key", 3, 3,
        "unknown key 'node' in cluster; allowed keys: nodes, gpus_per_node, gpu, intra_node, pcie, "

@@ -1,5 +1,5 @@
 // ddpsim compare SCENARIO [--models a,b] [--nic 10Gbps,...] [--strategies ring,ps:4,...]
-//                         [--set key=value ...] [-o FILE] [--csv] [-j N]
+//                         [--set key=value ...] [-o FILE] [--csv] [-j N] [--uncertainty [N]] [--seed S]
 //
 // "Parameter server or all-reduce, which algorithm, for my model on my network?": simulates every
 // (model, NIC bandwidth, strategy) cell of the scenario through the same --set overrides a user
@@ -7,9 +7,17 @@
 // table (rows: model x NIC, columns: strategies; * marks each row's fastest). With -j N the
 // cells run in N forked processes (SimGrid allows one engine per process); each child hands its
 // numbers back in a file of hexadecimal floats, so the table is byte-identical to -j 1.
+//
+// --uncertainty [N]: every cell also runs N draws of its defaulted inputs (docs/assumptions.md),
+// all cells on the SAME draws (one Latin hypercube, column j = assumption row j: common random
+// numbers), and prints each cell's p10-p90 band and, per pair of strategies in a row, the share of
+// worlds in which each is faster. Where neither wins in at least 80 % of the worlds, it names the
+// deciding input (the one whose draws are most rank-correlated with the pair's difference) and
+// the measurement that would pin it down.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +40,9 @@
 #include "sim/scenario/enum_names.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/sweep/process_pool.h"
+#include "sim/uncertainty/draw_runner.h"
+#include "sim/uncertainty/ledger.h"
+#include "sim/uncertainty/uncertainty.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/input_error.h"
 #include "sim/util/output_folder.h"
@@ -50,7 +61,9 @@ struct Options {
   std::string csv_file;  // --csv FILE: the old spelling of -o FILE (deprecated)
   bool csv = false;      // --csv: print every cell's numbers as CSV instead of the table
   int jobs = 0;
+  UncertaintyFlags uncertainty;
 } opts;
+constexpr double kDecided = 0.8;  // a pair is decided when one wins in this share of worlds
 
 const char* kStrategyHelp =
     "ALGORITHM (ring, tree, halving-doubling, hierarchical, auto: all-reduce), horovod (ring with "
@@ -175,6 +188,8 @@ void check_cell_resources(const Scenario& scenario, const std::string& strategy)
 
 struct Cell {
   double samples_per_second = 0;
+  std::vector<double> draws;  // samples/s per draw (--uncertainty)
+  Band band;
   double efficiency = 0;
   double memory = 0;  // bytes per GPU
   bool fits = true;
@@ -291,6 +306,28 @@ bool yaml_name(const std::string& path) {
   return ends(".yaml") || ends(".yml");
 }
 
+// Spearman's rank correlation of x and y (no ties expected: Latin hypercube columns).
+double rank_correlation(const std::vector<double>& x, const std::vector<double>& y) {
+  auto ranks = [](const std::vector<double>& v) {
+    std::vector<size_t> order(v.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
+    std::vector<double> r(v.size());
+    for (size_t i = 0; i < order.size(); ++i) r[order[i]] = static_cast<double>(i);
+    return r;
+  };
+  const std::vector<double> a = ranks(x), b = ranks(y);
+  const double n = static_cast<double>(a.size());
+  const double mean = (n - 1) / 2;
+  double sab = 0, saa = 0, sbb = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    sab += (a[i] - mean) * (b[i] - mean);
+    saa += (a[i] - mean) * (a[i] - mean);
+    sbb += (b[i] - mean) * (b[i] - mean);
+  }
+  return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0;
+}
+
 int run() {
   opts.csv = csv_option->count() > 0 && opts.csv_file.empty();
   if (opts.scenario.empty() && yaml_name(opts.csv_file)) {  // `compare --csv scenario.yaml`
@@ -371,9 +408,39 @@ int run() {
 
   std::vector<std::vector<Cell>> table(models.size() * nics.size(),
                                        std::vector<Cell>(strategy_sets.size()));
+  const bool uncertain = opts.uncertainty.given();
+  const int draws = opts.uncertainty.samples();
+  const std::vector<std::vector<double>> design =
+      uncertain ? uncertainty_design(draws, static_cast<uint64_t>(opts.uncertainty.seed))
+                : std::vector<std::vector<double>>{};
+  // Every input defaulted in any cell (the union, in table order): what may decide a pair.
+  std::vector<const AssumptionRow*> defaulted;
+  if (uncertain) {
+    std::vector<Scenario> runs;
+    for (const Job& job : jobs) {
+      const std::vector<LedgerEntry> ledger = build_ledger(job.scenario);
+      for (const LedgerEntry& e : ledger)
+        if (e.source == InputSource::kDefault &&
+            std::find(defaulted.begin(), defaulted.end(), e.row) == defaulted.end())
+          defaulted.push_back(e.row);
+      for (const auto& u : design) runs.push_back(drawn_scenario(job.scenario, ledger, u));
+    }
+    std::fprintf(stderr, "%zu draws (%d per cell) ...\n", runs.size(), draws);
+    const std::vector<SimulationResult> results = run_scenarios(runs, resolve_jobs(opts.jobs));
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      Cell& cell = table[jobs[i].model * nics.size() + jobs[i].nic][jobs[i].strategy];
+      for (int d = 0; d < draws; ++d)
+        cell.draws.push_back(results[i * draws + d].samples_per_second);
+      cell.band = band_of(cell.draws);
+    }
+  }
   std::string csv =
       "model,nic,strategy,gpus,samples_per_second,scaling_efficiency,"
-      "iteration_time_s,exposed_comm_share,bottleneck,memory_bytes,fits,max_batch\n";
+      "iteration_time_s,exposed_comm_share,bottleneck,memory_bytes,fits,max_batch" +
+      std::string(uncertain ? ",samples_per_second_p10,samples_per_second_p50,"
+                              "samples_per_second_p90"
+                            : "") +
+      "\n";
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Job& job = jobs[i];
     const Outcome& r = outcomes[first_cell + i];
@@ -389,6 +456,10 @@ int run() {
                     nics[job.nic], opts.strategies[job.strategy], r.gpus, r.samples_per_second,
                     cell.efficiency, r.iteration_time, r.exposed_comm_share, r.bottleneck,
                     cell.memory, cell.fits ? 1 : 0, cell.max_batch);
+    if (uncertain) {
+      csv.pop_back();
+      csv += fmt::format(",{:.6g},{:.6g},{:.6g}\n", cell.band.p10, cell.band.p50, cell.band.p90);
+    }
   }
   if (opts.csv) {
     std::printf("%s", csv.c_str());
@@ -420,9 +491,12 @@ int run() {
         if (sharding && !cell.fits)
           row.push_back("OOM" + memory + " ");
         else
-          row.push_back(fmt::format("{} ({:.0f}%){}{}", units::format_rate(cell.samples_per_second),
-                                    100 * cell.efficiency, memory,
-                                    cell.samples_per_second == best ? "*" : " "));
+          row.push_back(fmt::format(
+              "{} ({:.0f}%){}{}{}", units::format_rate(cell.samples_per_second), 100 * cell.efficiency,
+              uncertain ? fmt::format(" [{} - {}]", units::format_rate(cell.band.p10),
+                                      units::format_rate(cell.band.p90))
+                        : std::string(),
+              memory, cell.samples_per_second == best ? "*" : " "));
       }
       rows.push_back(row);
     }
@@ -436,6 +510,65 @@ int run() {
                     : fmt::format("{:>{}}  ", row[i], width[i]);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     std::printf("%s\n", line.c_str());
+  }
+  if (uncertain) {
+    std::printf(
+        "\n[p10 - p90] over %d draws of the defaulted inputs (seed %lld), the same draws "
+        "for every cell\n",
+        draws, opts.uncertainty.seed);
+    std::printf("pairs: the share of sampled worlds in which each strategy is faster\n");
+    for (size_t m = 0; m < models.size(); ++m)
+      for (size_t n = 0; n < nics.size(); ++n) {
+        const std::vector<Cell>& cells = table[m * nics.size() + n];
+        if (models.size() * nics.size() > 1)
+          std::printf("%s, NIC %s\n", models[m].c_str(),
+                      nics[n].empty() ? "scenario" : nics[n].c_str());
+        for (size_t a = 0; a < cells.size(); ++a)
+          for (size_t b = a + 1; b < cells.size(); ++b) {
+            if (sharding && (!cells[a].fits || !cells[b].fits)) continue;
+            std::vector<double> difference;
+            int a_wins = 0, b_wins = 0;
+            for (int d = 0; d < draws; ++d) {
+              difference.push_back(cells[a].draws[d] - cells[b].draws[d]);
+              if (cells[a].draws[d] > cells[b].draws[d]) ++a_wins;
+              if (cells[b].draws[d] > cells[a].draws[d]) ++b_wins;
+            }
+            if (a_wins == 0 && b_wins == 0) {
+              std::printf("  %s and %s: the same throughput in every world\n",
+                          opts.strategies[a].c_str(), opts.strategies[b].c_str());
+              continue;
+            }
+            const bool a_leads = a_wins >= b_wins;
+            const std::string& leader = opts.strategies[a_leads ? a : b];
+            const std::string& other = opts.strategies[a_leads ? b : a];
+            const double share = static_cast<double>(a_leads ? a_wins : b_wins) / draws;
+            std::string verdict;
+            if (share >= kDecided) {
+              verdict = "decided";
+            } else {
+              const AssumptionRow* deciding = nullptr;
+              double strongest = 0;
+              for (const AssumptionRow* row : defaulted) {
+                std::vector<double> x;
+                const size_t column = static_cast<size_t>(row - assumption_rows().data());
+                for (int d = 0; d < draws; ++d) x.push_back(design[d][column]);
+                const double r = std::abs(rank_correlation(x, difference));
+                if (r > strongest) {
+                  strongest = r;
+                  deciding = row;
+                }
+              }
+              verdict = deciding == nullptr
+                            ? "undecided: no defaulted input moves the difference"
+                            : fmt::format(
+                                  "undecided: deciding input {} (rank correlation {:.2f}); "
+                                  "measure {}",
+                                  deciding->label, strongest, deciding->measure);
+            }
+            std::printf("  %s faster than %s in %.0f %% of %d worlds: %s\n", leader.c_str(),
+                        other.c_str(), 100 * share, draws, verdict.c_str());
+          }
+      }
   }
   if (!opts.out.empty()) {
     write_file_atomic(opts.out, csv);
@@ -472,6 +605,9 @@ const bool registered = register_command({
                                    "(--csv FILE, deprecated: -o FILE)")
                        ->expected(0, 1);
       add_jobs_option(app, &opts.jobs, "Cells simulated in parallel");
+      add_uncertainty_options(app, &opts.uncertainty,
+                              "Also run draws of the defaulted inputs, the same for every cell: "
+                              "p10-p90 bands and the share of worlds each strategy wins");
     },
     run,
 });

@@ -83,4 +83,14 @@ int resolve_jobs(int jobs) {
   return jobs > 0 ? jobs : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
+void add_uncertainty_options(CLI::App* app, UncertaintyFlags* flags, const std::string& help) {
+  flags->option =
+      app->add_option("--uncertainty", flags->draws,
+                      help + " (N draws, default " + std::to_string(flags->default_draws) + ")")
+          ->expected(0, 1)
+          ->check(whole_number(2));
+  app->add_option("--seed", flags->seed, "Seed of the uncertainty draws (same seed, same bytes)")
+      ->check(whole_number(0));
+}
+
 }  // namespace ddpsim::cli

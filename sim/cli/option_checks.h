@@ -33,4 +33,15 @@ CLI::Option* add_jobs_option(CLI::App* app, int* jobs, const std::string& what);
 // The process count -j N asks for: N, or the CPUs there are (at least 1) for 0.
 int resolve_jobs(int jobs);
 
+// --uncertainty [N] and --seed of simulate, compare and validate (docs/assumptions.md).
+struct UncertaintyFlags {
+  int default_draws = 32;
+  std::string draws;  // "" when --uncertainty is given without a number
+  long long seed = 1;
+  CLI::Option* option = nullptr;
+  bool given() const { return option != nullptr && option->count() > 0; }
+  int samples() const { return draws.empty() ? default_draws : std::stoi(draws); }
+};
+void add_uncertainty_options(CLI::App* app, UncertaintyFlags* flags, const std::string& help);
+
 }  // namespace ddpsim::cli

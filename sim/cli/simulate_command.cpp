@@ -1,4 +1,5 @@
-// ddpsim simulate SCENARIO [-o OUTDIR] [--set key.path=value ...]
+// ddpsim simulate SCENARIO [-o OUTDIR] [--set key.path=value ...] [--uncertainty [N] [-j J]
+//                  [--seed S]]
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -17,6 +18,8 @@
 #include "sim/results/summary_table.h"
 #include "sim/scenario/scenario_json.h"
 #include "sim/scenario/scenario_loader.h"
+#include "sim/uncertainty/ledger.h"
+#include "sim/uncertainty/uncertainty.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/output_folder.h"
 
@@ -50,6 +53,8 @@ struct Options {
   bool no_baseline = false;
   std::string trace_gpus = "auto";
   double max_wall = 0;
+  UncertaintyFlags uncertainty;
+  int jobs = 1;
 } opts;
 
 // Without --max-wall a run expected to take longer than this is refused before it starts.
@@ -75,11 +80,31 @@ int run() {
   sim.baseline = !opts.no_baseline;
   sim.max_wall_seconds = opts.max_wall;
   const SimulationResult result = simulate(scenario, sim);
+  const std::vector<LedgerEntry> ledger = build_ledger(scenario);
+  UncertaintyReport uncertainty;
+  SummaryBands bands;
+  const bool uncertain = opts.uncertainty.given();
+  if (uncertain) {
+    UncertaintyOptions u;
+    u.samples = opts.uncertainty.samples();
+    u.seed = static_cast<uint64_t>(opts.uncertainty.seed);
+    u.jobs = opts.jobs;
+    uncertainty = assess_uncertainty(scenario, ledger, u);
+    bands = {true,
+             uncertainty.samples_per_second.p10,
+             uncertainty.samples_per_second.p90,
+             uncertainty.iteration_time.p10,
+             uncertainty.iteration_time.p90,
+             uncertainty.exposed_comm_share.p10,
+             uncertainty.exposed_comm_share.p90};
+  }
 
   const nlohmann::json provenance = provenance_to_json(current_provenance());
   nlohmann::json doc;
   doc["scenario"] = scenario_to_json(scenario);
   doc["result"] = result_to_json(result);
+  doc["result"]["assumptions"] = ledger_to_json(ledger);
+  if (uncertain) doc["result"]["uncertainty"] = uncertainty_to_json(uncertainty);
   doc["provenance"] = provenance;
   nlohmann::json trace = trace_to_chrome_json(result);
   trace["otherData"]["provenance"] = provenance;
@@ -90,7 +115,17 @@ int run() {
   if (opts.json) {
     std::printf("%s\n", doc.dump(2).c_str());
   } else {
-    std::printf("%s", format_summary(scenario, model, result).c_str());
+    std::printf("%s", format_summary(scenario, model, result, bands).c_str());
+    if (uncertain) {
+      std::printf(
+          "uncertainty     p10-p90 over %d draws of %d defaulted input%s (seed %lld); "
+          "what moves throughput most (low -> high end):\n%s",
+          uncertainty.samples, uncertainty.defaulted, uncertainty.defaulted == 1 ? "" : "s",
+          opts.uncertainty.seed, format_influences(uncertainty, model.sample_unit).c_str());
+      if (!uncertainty.influences.empty())
+        std::printf("measure first   %s\n", uncertainty.influences.front().row->measure);
+    }
+    std::printf("%s\n", assumptions_line(ledger, uncertain ? &uncertainty : nullptr).c_str());
     std::printf("results         %s/results.json  (timeline: %s/trace.json, open in Perfetto)\n",
                 out_dir.c_str(), out_dir.c_str());
   }
@@ -121,6 +156,11 @@ const bool registered = register_command({
              "GPUs whose last step trace.json shows: auto (the first GPU of every node, up to 64 "
              "nodes, and the slowest), all, none, or ranks such as 0,5,8-15")
           ->check(trace_gpus_spec());
+      add_uncertainty_options(app, &opts.uncertainty,
+                              "Also run draws of the defaulted inputs (result.assumptions): "
+                              "p10-p90 bands and the inputs that move throughput most");
+      app->add_option("-j,--jobs", opts.jobs, "Draws simulated in parallel (processes)")
+          ->check(whole_number(1));
       app->add_option("--max-wall", opts.max_wall,
                       "Stop the simulation after this many wall-clock seconds (unset: no limit) "
                       "and write the "

@@ -13,8 +13,16 @@
 // generated scenario is simulated like a published one and reported in the group `local`;
 // --measured-only leaves the published cases out.
 //
+// --uncertainty [N] also runs N draws of each scenario's defaulted inputs (docs/assumptions.md)
+// and reports, per group and overall, the coverage of the p10-p90 band (the share of cases whose
+// measured value lies inside it; nominal 80 %) and its median width in % of the prediction;
+// writes OUTDIR/uncertainty.csv. --min-coverage, --max-coverage and --max-width turn those into
+// an exit code.
+//
 // Exit code 0 when every non-pending scenario simulated; 1 when one failed, or when
 // --max-median / --max-case are given and exceeded; 2 for a malformed scenario or section.
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -32,6 +40,8 @@
 #include "sim/results/result_json.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/sweep/process_pool.h"
+#include "sim/uncertainty/ledger.h"
+#include "sim/uncertainty/uncertainty.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/input_file.h"
 #include "sim/util/install_paths.h"
@@ -56,7 +66,81 @@ struct Options {
   double max_median = 0;
   double max_case = 0;
   bool no_plot = false;
+  UncertaintyFlags uncertainty;  // 16 draws by default (set where the options are added)
+  double min_coverage = -1, max_coverage = -1, max_width = -1;
 } opts;
+
+// The draws' results of one scenario, beside its nominal results file.
+std::string draws_file(const std::string& run) {
+  return run.substr(0, run.size() - 5) + ".draws.json";
+}
+
+struct BandRow {
+  std::string group, id;
+  double measured = 0, predicted = 0, p10 = 0, p90 = 0;
+};
+
+// Coverage and median width per group and overall: the honesty of the bands.
+int report_bands(const std::vector<BandRow>& rows) {
+  std::map<std::string, std::vector<const BandRow*>> groups;
+  for (const BandRow& r : rows) {
+    groups[r.group].push_back(&r);
+    groups["overall"].push_back(&r);
+  }
+  std::string csv = "group,case,measured,predicted,p10,p90,inside,width_percent\n";
+  for (const BandRow& r : rows)
+    csv +=
+        fmt::format("{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.3f}\n", r.group, r.id, r.measured,
+                    r.predicted, r.p10, r.p90, r.measured >= r.p10 && r.measured <= r.p90 ? 1 : 0,
+                    100 * (r.p90 - r.p10) / r.predicted);
+  write_file_atomic(opts.out_dir + "/uncertainty.csv", csv);
+  std::printf(
+      "\nuncertainty bands (p10-p90 over %d draws of each scenario's defaults, seed %lld)\n",
+      opts.uncertainty.samples(), opts.uncertainty.seed);
+  std::printf("%-28s %6s %10s %14s %10s %10s\n", "group", "cases", "coverage", "median width",
+              "below p10", "above p90");
+  double coverage = 0, width = 0;
+  auto line = [&](const std::string& name, const std::vector<const BandRow*>& members) {
+    int inside = 0, below = 0, above = 0;
+    std::vector<double> widths;
+    for (const BandRow* r : members) {
+      if (r->measured < r->p10)
+        ++below;
+      else if (r->measured > r->p90)
+        ++above;
+      else
+        ++inside;
+      widths.push_back(100 * (r->p90 - r->p10) / r->predicted);
+    }
+    const double share = 100.0 * inside / members.size();
+    const double median = percentile(widths, 0.5);
+    std::printf("%-28s %6zu %9.1f%% %13.1f%% %10d %10d\n", name.c_str(), members.size(), share,
+                median, below, above);
+    if (name == "overall") {
+      coverage = share;
+      width = median;
+    }
+  };
+  for (const auto& [name, members] : groups)
+    if (name != "overall") line(name, members);
+  if (groups.count("overall")) line("overall", groups["overall"]);
+  std::printf("bands table     %s/uncertainty.csv\n", opts.out_dir.c_str());
+  int code = kExitOk;
+  if (opts.min_coverage >= 0 && coverage < opts.min_coverage) {
+    std::printf("FAIL: coverage %.1f %% below %.1f %%\n", coverage, opts.min_coverage);
+    code = kExitFailure;
+  }
+  if (opts.max_coverage >= 0 && coverage > opts.max_coverage) {
+    std::printf("FAIL: coverage %.1f %% above %.1f %% (bands too wide to say much)\n", coverage,
+                opts.max_coverage);
+    code = kExitFailure;
+  }
+  if (opts.max_width >= 0 && width > opts.max_width) {
+    std::printf("FAIL: median band width %.1f %% above %.1f %%\n", width, opts.max_width);
+    code = kExitFailure;
+  }
+  return code;
+}
 
 std::vector<std::string> scenario_files(const std::string& dir) {
   std::error_code ec;
@@ -146,6 +230,8 @@ int run() {
     }
   }
 
+  const bool uncertain = opts.uncertainty.given();
+  const int draws_per_scenario = opts.uncertainty.samples();
   PoolOptions pool;
   pool.jobs = resolve_jobs(opts.jobs);
   std::map<size_t, std::string> failures;
@@ -158,6 +244,13 @@ int run() {
         sim.baseline = needs_baseline(specs[i].cases);
         const SimulationResult result = simulate(scenarios[i], sim);
         write_file_atomic(run_file(relative(i)), result_to_json(result).dump(2) + "\n");
+        if (uncertain) {
+          const std::vector<LedgerEntry> ledger = build_ledger(scenarios[i]);
+          nlohmann::json draws = nlohmann::json::array();
+          for (const auto& u : uncertainty_design(draws_per_scenario, opts.uncertainty.seed))
+            draws.push_back(result_to_json(simulate(drawn_scenario(scenarios[i], ledger, u), sim)));
+          write_file_atomic(draws_file(run_file(relative(i))), draws.dump() + "\n");
+        }
       },
       [&](const TaskOutcome& outcome) {
         ++done;
@@ -168,8 +261,13 @@ int run() {
   std::fprintf(stderr, "\n");
 
   std::vector<CaseRow> rows;
+  std::vector<BandRow> band_rows;
   for (size_t i = 0; i < files.size(); ++i) {
     SimulationResult result;
+    std::vector<SimulationResult> draws;
+    if (uncertain && specs[i].pending.empty() && !failures.count(i))
+      for (const auto& d : nlohmann::json::parse(read_file(draws_file(run_file(relative(i))))))
+        draws.push_back(result_from_json(d));
     std::string failure;
     const bool pending = !specs[i].pending.empty();
     if (!pending) {
@@ -195,6 +293,14 @@ int run() {
         } else {
           row.predicted = p.value;
           row.error_percent = signed_error_percent(p.value, c.measured);
+          std::vector<double> values;
+          for (const SimulationResult& d : draws) {
+            const Prediction q = predict_case(c, d);
+            if (q.ok) values.push_back(q.value);
+          }
+          if (!values.empty() && values.size() == draws.size() && p.value > 0)
+            band_rows.push_back({group_name(c.group), c.id, c.measured, p.value,
+                                 percentile(values, 0.1), percentile(values, 0.9)});
         }
       }
       rows.push_back(row);
@@ -221,6 +327,12 @@ int run() {
   int code = failures.empty() ? kExitOk : kExitFailure;
   for (const CaseRow& r : rows)
     if (r.status == "failed") code = kExitFailure;
+  if (uncertain) {
+    std::stable_sort(band_rows.begin(), band_rows.end(), [](const BandRow& a, const BandRow& b) {
+      return a.group != b.group ? a.group < b.group : a.id < b.id;
+    });
+    if (report_bands(band_rows) != kExitOk) code = kExitFailure;
+  }
   const ErrorSummary& overall = summaries.back();
   if (opts.max_median > 0 && overall.median_abs > opts.max_median) {
     std::printf("FAIL: overall median |error| %.1f%% exceeds %.1f%%\n", overall.median_abs,
@@ -259,6 +371,20 @@ const bool registered = register_command({
                       "Exit 1 when any case's |error| exceeds this many percent")
           ->check(finite_number(0));
       app->add_flag("--no-plot", opts.no_plot, "Skip validation.png");
+      opts.uncertainty.default_draws = 16;
+      add_uncertainty_options(app, &opts.uncertainty,
+                              "Also run draws of each scenario's defaulted inputs and report the "
+                              "coverage and width of the p10-p90 bands");
+      app->add_option("--min-coverage", opts.min_coverage,
+                      "With --uncertainty: exit 1 when the overall coverage is below this %")
+          ->check(finite_number(0));
+      app->add_option("--max-coverage", opts.max_coverage,
+                      "With --uncertainty: exit 1 when the overall coverage is above this %")
+          ->check(finite_number(0));
+      app->add_option("--max-width", opts.max_width,
+                      "With --uncertainty: exit 1 when the median band width is above this % of "
+                      "the prediction")
+          ->check(finite_number(0));
     },
     run,
 });

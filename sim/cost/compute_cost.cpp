@@ -183,6 +183,17 @@ ComputePlan plan_compute(const Scenario& scenario, const Model& model) {
       plan.optimizer *= plan.scale;
     }
   }
+  // Uncertainty draws: a measured time from another device, the slowest GPU of the job.
+  const double factor = scenario.compute.time_scale * scenario.compute.slowest_gpu;
+  if (factor != 1.0) {
+    for (LayerTime& t : plan.layers) {
+      t.forward *= factor;
+      t.backward *= factor;
+    }
+    plan.forward *= factor;
+    plan.backward *= factor;
+    plan.optimizer *= factor;
+  }
   if (scenario.compute.overlap_slowdown > 0) {
     plan.overlap_slowdown = scenario.compute.overlap_slowdown;
     plan.overlap_source = "compute.overlap_slowdown";

@@ -165,6 +165,7 @@ Scenario single_gpu_baseline(const Scenario& scenario) {
   // The lone GPU keeps its PCIe switch and uplink; a switch shared by more GPUs than the node
   // now has would not divide them (the platform refuses that).
   one.cluster.pcie_switch.gpus = std::min(one.cluster.pcie_switch.gpus, 1);
+  one.compute.slowest_gpu = 1;  // a lone GPU waits for no slower peer
   // One GPU sits on one socket (the first): two sockets would not divide a node of one GPU.
   one.cluster.host.sockets = 1;
   one.sync.strategy = SyncStrategy::kAllReduce;

@@ -41,7 +41,8 @@ std::string compute_line(const ComputeSpec& c) {
 
 }  // namespace
 
-std::string format_summary(const Scenario& s, const Model& model, const SimulationResult& r) {
+std::string format_summary(const Scenario& s, const Model& model, const SimulationResult& r,
+                           const SummaryBands& bands) {
   const ClusterSpec& c = s.cluster;
   std::string out;
   out += fmt::format("scenario    {}{}\n", s.name, s.source.empty() ? "" : " (" + s.source + ")");
@@ -87,6 +88,8 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
   out += fmt::format("compute     {}\n", compute_line(s.compute));
   out += "\n";
   out += fmt::format("throughput      {:>12} {}/s", rate(r.samples_per_second), model.sample_unit);
+  if (bands.present)
+    out += fmt::format(" (p10 {} - p90 {})", rate(bands.rate_p10), rate(bands.rate_p90));
   if (r.single_gpu_samples_per_second > 0)
     out += fmt::format("   (1 GPU: {} {}/s; scaling efficiency {:.1f} %)",
                        rate(r.single_gpu_samples_per_second), model.sample_unit,
@@ -96,11 +99,18 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
   out += "\n";
   const Breakdown& b = r.breakdown;
   const double t = r.iteration_time;
-  out += fmt::format("iteration time  {}\n", ms(t));
+  out += fmt::format("iteration time  {}", ms(t));
+  if (bands.present)
+    out += fmt::format(" (p10 {:.3f} - p90 {:.3f} ms)", bands.time_p10 * 1e3, bands.time_p90 * 1e3);
+  out += "\n";
   out += fmt::format("  data wait     {} {}\n", ms(b.data_wait), pct(b.data_wait, t));
   out += fmt::format("  forward       {} {}\n", ms(b.forward), pct(b.forward, t));
   out += fmt::format("  backward      {} {}\n", ms(b.backward), pct(b.backward, t));
-  out += fmt::format("  exposed comm  {} {}\n", ms(b.exposed_comm), pct(b.exposed_comm, t));
+  out += fmt::format("  exposed comm  {} {}", ms(b.exposed_comm), pct(b.exposed_comm, t));
+  if (bands.present)
+    out += fmt::format(" (p10 {:.1f} - p90 {:.1f} %)", 100 * bands.exposed_p10,
+                       100 * bands.exposed_p90);
+  out += "\n";
   out += fmt::format("  straggler     {} {}\n", ms(b.straggler_wait), pct(b.straggler_wait, t));
   out += fmt::format("  optimizer     {} {}\n", ms(b.optimizer), pct(b.optimizer, t));
   out += fmt::format("communication   {} busy per GPU: {} of the step, {} exposed\n",

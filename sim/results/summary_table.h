@@ -10,7 +10,16 @@
 
 namespace ddpsim {
 
+// p10 and p90 of the headline figures over uncertainty draws (`simulate --uncertainty`), printed
+// beside them when `present`.
+struct SummaryBands {
+  bool present = false;
+  double rate_p10 = 0, rate_p90 = 0;
+  double time_p10 = 0, time_p90 = 0;
+  double exposed_p10 = 0, exposed_p90 = 0;  // shares of the iteration
+};
+
 std::string format_summary(const Scenario& scenario, const Model& model,
-                           const SimulationResult& result);
+                           const SimulationResult& result, const SummaryBands& bands = {});
 
 }  // namespace ddpsim

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -298,6 +299,15 @@ struct ComputeSpec {
   // Compute runs this many times slower while its GPU communicates (NCCL kernels share the SMs
   // and HBM). 0 = the profile's measured factor in profile mode, else 1.
   double overlap_slowdown = 0;
+  // Non-empty: the compute profile was measured on another device or precision than the
+  // scenario's (why, in words); its times are then an assumption with a wider range.
+  std::string profile_mismatch;
+  // Every compute time (layers, optimizer) multiplied by this after the mode has set them. Not a
+  // YAML key: the uncertainty draws (sim/uncertainty) perturb a measured compute time with it.
+  double time_scale = 1.0;
+  // The step waits for the slowest GPU: its compute relative to the one calibrated or modelled
+  // (1 = every GPU as fast). Not a YAML key: drawn by the uncertainty runs (GPU variability).
+  double slowest_gpu = 1.0;
 };
 
 // ---------------------------------------------------------------- data loading
@@ -370,6 +380,11 @@ struct Scenario {
   StragglerSpec stragglers;
   SimulationSpec simulation;
   uint64_t seed = 1;  // all randomness is drawn from this
+  // Dotted keys the user wrote (file or --set), read or not by a section parser; and the keys
+  // the top-level `assumed:` list marks as written from an assumption rather than known or
+  // measured (sim/scenario/assumptions.h: the ledger treats those as defaults).
+  std::set<std::string> stated;
+  std::set<std::string> assumed;
 };
 
 // Names used in YAML, messages and results. Each `*_name` is the inverse of the loader's parse.

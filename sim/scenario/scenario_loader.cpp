@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "sim/scenario/assumptions.h"
 #include "sim/scenario/overrides.h"
 #include "sim/scenario/scenario_sections.h"
 #include "sim/util/input_file.h"
@@ -22,8 +23,8 @@ namespace fs = std::filesystem;
 // simulation ignores them.
 const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> keys = {
-      "name",    "seed", "cluster",    "model",      "training", "sync",
-      "compute", "data", "stragglers", "simulation", "sweep",    "validation"};
+      "name", "seed",       "cluster",    "model", "training",   "sync",   "compute",
+      "data", "stragglers", "simulation", "sweep", "validation", "assumed"};
   return keys;
 }
 
@@ -72,6 +73,31 @@ std::string file_stem(const std::string& path) {
   for (char& c : stem)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == '\\') c = '_';
   return stem.empty() || stem == "." || stem == ".." ? std::string("scenario") : stem;
+}
+
+// `assumed: [cluster.nic.bandwidth, ...]`: values the writer filled from an assumption (a
+// fraction of line rate, a technology table) rather than knew or measured. The assumption
+// ledger treats them as defaults with their documented range (docs/assumptions.md).
+std::set<std::string> assumed_keys(const YamlValue& value) {
+  std::set<std::string> keys;
+  if (!value.node.IsDefined() || value.node.IsNull()) return keys;
+  if (!value.node.IsSequence())
+    fail(value, "expected a list of scenario keys, e.g. [cluster.nic.bandwidth]; allowed: " +
+                    assumption_keys());
+  for (size_t i = 0; i < value.node.size(); ++i) {
+    YamlValue item{value.node[i], value.path + "[" + std::to_string(i) + "]", value.where,
+                   value.key_where};
+    if (value.node[i].Mark().line >= 0 && !value.where.file.empty() &&
+        value.where.file.front() != '<')
+      item.where = SourceLocation{value.where.file, value.node[i].Mark().line + 1,
+                                  value.node[i].Mark().column + 1};
+    const std::string key = as_string(item);
+    const AssumptionRow* row = find_assumption_row(key);
+    if (row == nullptr || row->stated_by.empty())
+      fail(item, "'" + key + "' is not an uncertain input; allowed: " + assumption_keys());
+    keys.insert(key);
+  }
+  return keys;
 }
 
 }  // namespace
@@ -142,6 +168,8 @@ Scenario parse_scenario_text(const std::string& yaml_text, const std::string& fi
   parse_stragglers(section("stragglers"), &context, &s);
   parse_simulation(section("simulation"), &context, &s);
   require_nic_where_used(top, s);
+  if (auto v = top.get("assumed")) s.assumed = assumed_keys(*v);
+  for (const std::string& path : context.stated_paths()) s.stated.insert(path);
   return s;
 }
 

@@ -95,6 +95,13 @@ SourceLocation YamlContext::locate(const YAML::Node& node, const std::string& pa
   return SourceLocation{file_, mark.line + 1, mark.column + 1};
 }
 
+std::vector<std::string> YamlContext::stated_paths() const {
+  std::vector<std::string> paths;
+  for (const auto& entry : seen_) paths.push_back(entry.first);
+  for (const auto& entry : overrides_) paths.push_back(entry.first);
+  return paths;
+}
+
 SourceLocation YamlContext::where_first(const std::vector<std::string>& paths,
                                         const SourceLocation& fallback) const {
   for (const auto& path : paths) {

@@ -39,6 +39,8 @@ class YamlContext {
                         const SourceLocation& fallback) const;
 
   void remember(const std::string& path, const SourceLocation& where) { seen_[path] = where; }
+  // Every path read so far or supplied by --set: what the user stated.
+  std::vector<std::string> stated_paths() const;
   // The location of the first of `paths` that was read, else `fallback`.
   SourceLocation where_first(const std::vector<std::string>& paths,
                              const SourceLocation& fallback) const;

@@ -1,0 +1,265 @@
+#include "sim/scenario/assumptions.h"
+
+#include <limits>
+
+#include "sim/cost/transport_rates.h"
+
+namespace ddpsim {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Bandwidths written from a fraction of line rate (docs/model-assumptions.md: NVLink and PCIe
+// 0.77, NICs 0.86): a relative range is the range of fractions over that nominal fraction.
+constexpr double kNvlinkNominal = 0.77, kNicNominal = 0.86, kPcieNominal = 0.77;
+
+bool multi_gpu_node(const Scenario& s) { return s.cluster.gpus_per_node > 1; }
+bool pcie_node(const Scenario& s) {
+  return multi_gpu_node(s) && s.cluster.intra_node.kind == IntraNodeKind::kPcie;
+}
+bool crosses_network(const Scenario& s) { return s.cluster.nodes > 1; }
+bool staged_somewhere(const Scenario& s) {
+  const ClusterSpec& c = s.cluster;
+  const bool intra = pcie_node(s) && (!c.intra_node.p2p || c.host.sockets > 1);
+  const bool nic = crosses_network(s) && !c.nic.gpudirect;
+  return intra || nic || !s.data.synthetic;
+}
+// Compute is overlapped by NCCL kernels: gradients synchronise while backward still runs.
+bool nccl_overlaps_compute(const Scenario& s) {
+  return s.cluster.total_gpus() > 1 && s.sync.strategy == SyncStrategy::kAllReduce &&
+         (s.sync.overlap || s.sync.sharding.strategy != Sharding::kNone);
+}
+
+void set_pcie(Scenario* s, double v) {
+  ClusterSpec& c = s->cluster;
+  // GPU-to-GPU traffic on kind pcie crosses the PCIe link (the loader copies it).
+  if (c.intra_node.kind == IntraNodeKind::kPcie && c.intra_node.bandwidth == c.pcie_bandwidth)
+    c.intra_node.bandwidth = v;
+  if (c.pcie_switch.gpus > 0 && c.pcie_switch.uplink == c.pcie_bandwidth) c.pcie_switch.uplink = v;
+  c.pcie_bandwidth = v;
+}
+
+void set_pcie_switch(Scenario* s, double v) {
+  ClusterSpec& c = s->cluster;
+  c.pcie_switch.gpus = static_cast<int>(v);
+  // One switch's uplink is one x16 link of the same generation as the GPUs'.
+  c.pcie_switch.uplink = c.pcie_switch.gpus > 0 ? c.pcie_bandwidth : 0;
+}
+
+}  // namespace
+
+const std::vector<AssumptionRow>& assumption_rows() {
+  static const std::vector<AssumptionRow> rows = {
+      {"cluster.intra_node.bandwidth",
+       "intra-node (NVLink) bandwidth",
+       "GB/s",
+       RangeKind::kRelative,
+       0.68 / kNvlinkNominal,
+       0.84 / kNvlinkNominal,
+       0,
+       kInf,
+       [](const Scenario& s) { return s.cluster.intra_node.bandwidth; },
+       [](Scenario* s, double v) { s->cluster.intra_node.bandwidth = v; },
+       [](const Scenario& s) {
+         return multi_gpu_node(s) && s.cluster.intra_node.kind != IntraNodeKind::kPcie;
+       },
+       {"cluster.intra_node.bandwidth"},
+       "what NCCL's ring reaches over NVLink: 68-84 % of line rate (NVIDIA/nccl-tests#149: 20 of "
+       "25 GB/s per link, ~230 of 300 on A100; #178: 208 of 300; #212: 370 of 450 on H100)",
+       "intra-node path: run nccl-tests all_reduce_perf on one node, then `ddpsim calibrate "
+       "--fit-platform`"},
+      {"cluster.pcie",
+       "PCIe bandwidth per GPU",
+       "GB/s",
+       RangeKind::kRelative,
+       0.65 / kPcieNominal,
+       0.85 / kPcieNominal,
+       0,
+       kInf,
+       [](const Scenario& s) { return s.cluster.pcie_bandwidth; },
+       set_pcie,
+       [](const Scenario& s) {
+         return pcie_node(s) || (crosses_network(s) && !s.cluster.nic.gpudirect) ||
+                !s.data.synthetic;
+       },
+       {"cluster.pcie"},
+       "65-85 % of PCIe line rate: TLP headers cap 256-byte payloads at ~86 % (PCI-SIG framing), "
+       "CUDA bandwidthTest reports 12-13 of 15.75 GB/s on gen3 x16",
+       "PCIe path: run CUDA bandwidthTest (pinned) and nccl-tests all_reduce_perf on one node, "
+       "then `ddpsim calibrate --fit-platform`"},
+      {"cluster.pcie_switch.gpus",
+       "GPUs sharing a PCIe switch",
+       "GPUs/switch",
+       RangeKind::kChoice,
+       0,
+       -1,
+       0,
+       kInf,
+       [](const Scenario& s) { return double(s.cluster.pcie_switch.gpus); },
+       set_pcie_switch,
+       pcie_node,
+       {"cluster.pcie_switch"},
+       "boards without NVLink put GPUs on a root port each or behind one PCIe switch per socket "
+       "(PLX/Broadcom PEX boards): 0 or all GPUs of a socket, more than 2x apart for staged "
+       "traffic",
+       "PCIe topology: run `nvidia-smi topo -m` (PIX/PXB = a shared switch, NODE/PHB = own root "
+       "port) and state cluster.pcie_switch"},
+      {"cluster.host.bandwidth",
+       "host memory bandwidth (DMA)",
+       "GB/s",
+       RangeKind::kRelative,
+       0.35,
+       1.25,
+       0,
+       kInf,
+       [](const Scenario& s) { return s.cluster.host.bandwidth; },
+       [](Scenario* s, double v) { s->cluster.host.bandwidth = v; },
+       staged_somewhere,
+       {"cluster.host.bandwidth"},
+       "memory a socket's DMA reaches: from two channels of DDR5 on a desktop board (~70 GB/s) to "
+       "eight of DDR4-3200 (204.8 GB/s line, STREAM ~150) and more; JEDEC rates, McCalpin's STREAM",
+       "host memory: run STREAM (or CUDA bandwidthTest with several GPUs at once) on one node and "
+       "state cluster.host.bandwidth"},
+      {"cluster.nic.bandwidth",
+       "NIC effective bandwidth",
+       "GB/s",
+       RangeKind::kRelative,
+       0.62 / kNicNominal,
+       0.96 / kNicNominal,
+       0,
+       kInf,
+       [](const Scenario& s) { return s.cluster.nic.bandwidth; },
+       [](Scenario* s, double v) { s->cluster.nic.bandwidth = v; },
+       [](const Scenario& s) {
+         return crosses_network(s) && s.cluster.nic.transport == NicTransport::kRdma;
+       },
+       {"cluster.nic.bandwidth"},
+       "62-96 % of line rate for NCCL over RDMA (NVIDIA/nccl-tests#119: 24 GB/s per 200G NIC is "
+       "peak; NVIDIA/nccl#412: 16 GB/s with the NIC on the CPU; #495: 600 of 800 Gb/s on RoCE)",
+       "network: run nccl-tests all_reduce_perf on two nodes, then `ddpsim calibrate "
+       "--fit-platform`"},
+      {"cluster.nic.efficiency",
+       "TCP share of the NIC",
+       "",
+       RangeKind::kRelative,
+       0.35,
+       1.3,
+       0.01,
+       kTcpHeaderEfficiency,
+       [](const Scenario& s) { return s.cluster.nic.efficiency; },
+       [](Scenario* s, double v) { s->cluster.nic.efficiency = v; },
+       [](const Scenario& s) {
+         return crosses_network(s) && s.cluster.nic.transport == NicTransport::kTcp;
+       },
+       {"cluster.nic.efficiency", "cluster.nic.stream_bandwidth", "cluster.nic.streams"},
+       "what NCCL's sockets reach of the port: public socket runs on RDMA-capable wires reached "
+       "3-12x below RDMA (docs/transports.md: Polaris, AWS g6, DGX Spark, horovod#476)",
+       "TCP network: run nccl-tests all_reduce_perf on two nodes with NCCL_IB_DISABLE=1, then "
+       "`ddpsim calibrate --fit-platform` (fits nic.efficiency under transport: tcp)"},
+      {"compute.efficiency",
+       "roofline compute efficiency",
+       "",
+       RangeKind::kAbsolute,
+       0.30,
+       0.60,
+       0.01,
+       1,
+       [](const Scenario& s) { return s.compute.efficiency; },
+       [](Scenario* s, double v) { s->compute.efficiency = v; },
+       [](const Scenario& s) { return s.compute.mode == ComputeMode::kRoofline; },
+       {"compute.efficiency"},
+       "achieved share of dense peak in training: 30-60 % (Narayanan et al. SC21, Megatron-LM: "
+       "44-52 % on A100; Chowdhery et al. 2022, PaLM: 46 % MFU)",
+       "compute: time one GPU with `ddpsim-calibrate` or a torch.profiler trace (`ddpsim calibrate "
+       "--torch-trace`) and use compute.mode: profile"},
+      {"compute.memory_efficiency",
+       "roofline memory efficiency",
+       "",
+       RangeKind::kAbsolute,
+       0.60,
+       0.90,
+       0.01,
+       1,
+       [](const Scenario& s) { return s.compute.memory_efficiency; },
+       [](Scenario* s, double v) { s->compute.memory_efficiency = v; },
+       [](const Scenario& s) { return s.compute.mode == ComputeMode::kRoofline; },
+       {"compute.memory_efficiency"},
+       "share of HBM bandwidth streaming kernels reach: BabelStream ~90 % on A100/H100 (Deakin et "
+       "al.), framework element-wise kernels 60-85 %",
+       "compute: time one GPU with `ddpsim-calibrate` (its d2d ceiling) and use compute.mode: "
+       "profile"},
+      {"compute.overlap_slowdown",
+       "compute slowdown beside NCCL",
+       "x",
+       RangeKind::kAbsolute,
+       1.0,
+       1.4,
+       1,
+       kInf,
+       [](const Scenario& s) {
+         return s.compute.overlap_slowdown > 0 ? s.compute.overlap_slowdown : 1.0;
+       },
+       [](Scenario* s, double v) { s->compute.overlap_slowdown = v; },
+       nccl_overlaps_compute,
+       {"compute.overlap_slowdown"},
+       "NCCL kernels take SMs and HBM from compute they overlap: 18.9 % slower on average, 40 % "
+       "at most (Lee et al., arXiv 2507.03114, 2025); the default assumes none",
+       "overlap: run `ddpsim-calibrate` with its overlap measurement (profile overlap section) "
+       "and use compute.mode: profile"},
+      {"compute.slowest_gpu",
+       "slowest GPU's compute",
+       "x",
+       RangeKind::kAbsolute,
+       1.0,
+       1.08,
+       1,
+       kInf,
+       [](const Scenario& s) { return s.compute.slowest_gpu; },
+       [](Scenario* s, double v) { s->compute.slowest_gpu = v; },
+       [](const Scenario& s) {
+         return s.cluster.total_gpus() > 1 && s.stragglers.kind == StragglerKind::kNone;
+       },
+       {"stragglers"},
+       "identical GPUs differ: 8 % average performance variation (max 22 %) across the GPUs of "
+       "five HPC clusters (Sinha et al., SC22, arXiv 2208.11035), and a synchronous step waits "
+       "for the slowest; the default assumes every GPU as fast as the calibrated one",
+       "GPU spread: time the same step on every GPU of the job (or state stragglers: from a "
+       "measured spread)"},
+      {"compute.time_scale",
+       "compute time from another device",
+       "x",
+       RangeKind::kAbsolute,
+       0.7,
+       1.4,
+       0.01,
+       kInf,
+       [](const Scenario& s) { return s.compute.time_scale; },
+       [](Scenario* s, double v) { s->compute.time_scale = v; },
+       [](const Scenario& s) { return !s.compute.profile_mismatch.empty(); },
+       {},
+       "a profile measured on a sibling device (H200 for H100: same SMs, 1.43x the HBM bandwidth, "
+       "NVIDIA datasheets) moves memory-bound layers up to 1.4x; other generations: measure",
+       "compute: profile the scenario's own GPU and precision with `ddpsim-calibrate`"},
+  };
+  return rows;
+}
+
+const AssumptionRow* find_assumption_row(const std::string& key) {
+  for (const AssumptionRow& row : assumption_rows())
+    if (key == row.key) return &row;
+  return nullptr;
+}
+
+std::string assumption_keys() {
+  std::string keys;
+  for (const AssumptionRow& row : assumption_rows())
+    if (!row.stated_by.empty()) keys += (keys.empty() ? "" : ", ") + std::string(row.key);
+  return keys;
+}
+
+double choice_high(const AssumptionRow& row, const Scenario& s) {
+  if (row.high >= 0) return row.high;
+  return s.cluster.gpus_per_node / s.cluster.host.sockets;  // one switch per socket
+}
+
+}  // namespace ddpsim

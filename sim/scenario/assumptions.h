@@ -1,0 +1,46 @@
+// The uncertain inputs of a prediction, one row each (docs/assumptions.md): where the value
+// lives in the typed Scenario, when it shapes the prediction, its plausible range with the
+// public source of that range, and the measurement that would replace it. The assumption ledger
+// (sim/uncertainty/ledger.h) reads every row against a loaded scenario; the uncertainty draws
+// write sampled values back through the same row. Adding an uncertain input is one more row in
+// assumptions.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/scenario/scenario.h"
+
+namespace ddpsim {
+
+enum class RangeKind {
+  kAbsolute,  // low and high are values of the input
+  kRelative,  // low and high multiply the value in use (a bandwidth written from a fraction)
+  kChoice,    // two discrete alternatives, low or high exactly (drawn half and half)
+};
+
+struct AssumptionRow {
+  const char* key;    // scenario key ("cluster.nic.bandwidth"); `assumed:` names it
+  const char* label;  // short, for summaries ("NIC effective bandwidth")
+  const char* unit;   // how the value prints: "GB/s", "x", "" (a fraction), "GPUs/switch"
+  RangeKind range;
+  double low, high;       // see RangeKind
+  double floor, ceiling;  // the range is clipped to [floor, ceiling] (a fraction <= 1, ...)
+  double (*get)(const Scenario&);
+  void (*set)(Scenario*, double);
+  bool (*applies)(const Scenario&);  // the input shapes this scenario's prediction
+  // Keys whose statement fixes the input (any of them written or --set: `scenario`).
+  std::vector<const char*> stated_by;
+  const char* why;      // the default's reading and the range's public source, one sentence
+  const char* measure;  // the measurement that replaces the assumption
+};
+
+// Every row, in the order the ledger and the summary list them.
+const std::vector<AssumptionRow>& assumption_rows();
+const AssumptionRow* find_assumption_row(const std::string& key);
+std::string assumption_keys();  // "cluster.intra_node.bandwidth, ..." for messages
+
+// The high alternative of a kChoice row such as the PCIe switch: its value for this scenario.
+double choice_high(const AssumptionRow& row, const Scenario& s);
+
+}  // namespace ddpsim

@@ -1,0 +1,79 @@
+#include "sim/uncertainty/draw_runner.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "sim/engine/simulation.h"
+#include "sim/results/result_json.h"
+#include "sim/sweep/process_pool.h"
+#include "sim/util/input_error.h"
+
+namespace ddpsim {
+namespace {
+
+SimOptions draw_options() {
+  SimOptions o;
+  o.trace = TraceGpus::none();
+  o.baseline = false;
+  return o;
+}
+
+}  // namespace
+
+std::vector<SimulationResult> run_scenarios(const std::vector<Scenario>& scenarios, int jobs) {
+  std::vector<SimulationResult> results(scenarios.size());
+  if (jobs <= 1 || scenarios.size() <= 1) {
+    for (size_t i = 0; i < scenarios.size(); ++i)
+      results[i] = simulate(scenarios[i], draw_options());
+    return results;
+  }
+  namespace fs = std::filesystem;
+  std::string pattern = (fs::temp_directory_path() / "ddpsim-draws-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr)
+    throw std::runtime_error("cannot create a temporary folder for the uncertainty draws");
+  const fs::path folder(pattern);
+  auto file_of = [&](size_t i) { return folder / (std::to_string(i) + ".json"); };
+  std::vector<size_t> tasks(scenarios.size());
+  for (size_t i = 0; i < tasks.size(); ++i) tasks[i] = i;
+  PoolOptions pool;
+  pool.jobs = jobs;
+  std::string failure;
+  int failure_code = 0;
+  run_in_processes(
+      tasks, pool,
+      [&](size_t i) {
+        const SimulationResult r = run_simulation(scenarios[i], draw_options());
+        std::ofstream(file_of(i)) << result_to_json(r).dump();
+      },
+      [&](const TaskOutcome& outcome) {
+        if (outcome.exit_code != 0 && failure.empty()) {
+          failure = outcome.error;
+          failure_code = outcome.exit_code;
+        }
+      },
+      [] {});
+  if (failure.empty()) {
+    for (size_t i = 0; i < scenarios.size(); ++i) {
+      std::ifstream in(file_of(i));
+      std::stringstream text;
+      text << in.rdbuf();
+      results[i] = result_from_json(nlohmann::json::parse(text.str()));
+    }
+  }
+  std::error_code ec;
+  fs::remove_all(folder, ec);
+  if (!failure.empty()) {
+    if (failure_code == 2) throw InputError(failure);
+    throw std::runtime_error("an uncertainty draw failed: " + failure);
+  }
+  return results;
+}
+
+}  // namespace ddpsim

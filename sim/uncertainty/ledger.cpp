@@ -1,0 +1,173 @@
+#include "sim/uncertainty/ledger.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/profile/platform_file.h"
+#include "sim/profile/profile_yaml.h"
+
+namespace ddpsim {
+namespace {
+
+bool is_stated(const Scenario& s, const AssumptionRow& row) {
+  if (s.assumed.count(row.key)) return false;
+  for (const char* key : row.stated_by) {
+    const std::string prefix(key);
+    for (const std::string& path : s.stated)
+      if (path == prefix ||
+          (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
+           path[prefix.size()] == '.'))
+        return true;
+  }
+  return false;
+}
+
+// A platform file fitted this key: its file and the device of the fit.
+bool from_platform_fit(const Scenario& s, const AssumptionRow& row, LedgerEntry* e) {
+  const ClusterSpec& c = s.cluster;
+  if (c.calibration.empty()) return false;
+  const std::string prefix = std::string(row.key) + " =";
+  bool fitted = false;
+  for (const std::string& note : c.calibration_notes)
+    if (note.compare(0, prefix.size(), prefix) == 0) fitted = true;
+  if (!fitted) return false;
+  e->file = c.calibration;
+  for (const FittedParameter& p : load_platform_calibration(c.calibration).parameters)
+    if (p.parameter == row.key) e->device = p.device;
+  e->why = "fitted by `ddpsim calibrate --fit-platform`";
+  return true;
+}
+
+// The all-reduce's cost comes from a measured alpha-beta table instead of these links.
+bool from_alpha_beta(const Scenario& s, const AssumptionRow& row, LedgerEntry* e) {
+  const std::string key = row.key;
+  if (key != "cluster.intra_node.bandwidth" && key != "cluster.nic.bandwidth") return false;
+  if (s.sync.alpha_beta.empty() && s.sync.alpha_beta_table.empty()) return false;
+  if (s.sync.strategy != SyncStrategy::kAllReduce || s.sync.sharding.strategy != Sharding::kNone)
+    return false;
+  e->file = s.sync.alpha_beta_table.empty() ? "sync.alpha_beta" : s.sync.alpha_beta_table;
+  e->why = "the all-reduce's cost is a measured alpha-beta table";
+  return true;
+}
+
+bool from_profile(const Scenario& s, const AssumptionRow& row, LedgerEntry* e) {
+  if (s.compute.mode != ComputeMode::kProfile || s.compute.profile.empty()) return false;
+  if (std::string(row.key) != "compute.overlap_slowdown") return false;
+  if (s.compute.overlap_slowdown > 0) return false;  // a stated factor replaces the profile's
+  const CalibrationProfile profile = load_profile(s.compute.profile);
+  if (!profile.overlap || !s.compute.profile_mismatch.empty()) return false;
+  e->file = s.compute.profile;
+  e->device = profile.device.name;
+  e->date = profile.device.date;
+  e->why = "measured beside a collective by ddpsim-calibrate";
+  e->value = profile.overlap->slowdown();
+  return true;
+}
+
+std::string trimmed(double v) {
+  std::string text = fmt::format("{:.3g}", v);
+  return text;
+}
+
+}  // namespace
+
+const char* input_source_name(InputSource source) {
+  switch (source) {
+    case InputSource::kMeasured:
+      return "measured";
+    case InputSource::kScenario:
+      return "scenario";
+    case InputSource::kDefault:
+      return "default";
+  }
+  return "default";
+}
+
+std::vector<LedgerEntry> build_ledger(const Scenario& s) {
+  std::vector<LedgerEntry> ledger;
+  for (const AssumptionRow& row : assumption_rows()) {
+    if (!row.applies(s)) continue;
+    LedgerEntry e;
+    e.row = &row;
+    e.value = row.get(s);
+    if (from_platform_fit(s, row, &e) || from_alpha_beta(s, row, &e) || from_profile(s, row, &e)) {
+      e.source = InputSource::kMeasured;
+    } else if (is_stated(s, row)) {
+      e.source = InputSource::kScenario;
+      e.why = "stated in the scenario";
+    } else {
+      e.source = InputSource::kDefault;
+      e.why = row.why;
+      switch (row.range) {
+        case RangeKind::kAbsolute:
+          e.low = row.low;
+          e.high = row.high;
+          break;
+        case RangeKind::kRelative:
+          e.low = e.value * row.low;
+          e.high = e.value * row.high;
+          break;
+        case RangeKind::kChoice:
+          e.low = row.low;
+          e.high = choice_high(row, s);
+          break;
+      }
+      e.low = std::clamp(e.low, row.floor, row.ceiling);
+      e.high = std::clamp(e.high, row.floor, row.ceiling);
+      // The value in use lies inside its range, even where a user marked an unusual value.
+      e.low = std::min(e.low, e.value);
+      e.high = std::max(e.high, e.value);
+    }
+    if (e.source != InputSource::kDefault) e.low = e.high = e.value;
+    ledger.push_back(e);
+  }
+  return ledger;
+}
+
+int defaulted_inputs(const std::vector<LedgerEntry>& ledger) {
+  return static_cast<int>(std::count_if(ledger.begin(), ledger.end(), [](const LedgerEntry& e) {
+    return e.source == InputSource::kDefault;
+  }));
+}
+
+nlohmann::json ledger_to_json(const std::vector<LedgerEntry>& ledger) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const LedgerEntry& e : ledger) {
+    nlohmann::json j;
+    j["key"] = e.row->key;
+    j["label"] = e.row->label;
+    j["value"] = e.value;
+    j["source"] = input_source_name(e.source);
+    j["low"] = e.low;
+    j["high"] = e.high;
+    j["why"] = e.why;
+    j["measure"] = e.row->measure;
+    if (e.source == InputSource::kMeasured) {
+      j["file"] = e.file;
+      j["device"] = e.device.empty() ? "not recorded" : e.device;
+      j["date"] = e.date.empty() ? "not recorded" : e.date;
+    }
+    out.push_back(j);
+  }
+  return out;
+}
+
+std::string format_input_value(const AssumptionRow& row, double value) {
+  const std::string unit = row.unit;
+  if (unit == "GB/s") return trimmed(value / 1e9) + " GB/s";
+  if (unit == "x") return trimmed(value) + "x";
+  if (unit.empty()) return fmt::format("{:.0f} %", 100 * value);
+  return fmt::format("{:g} {}", value, unit);
+}
+
+std::string describe_entry(const LedgerEntry& e, bool with_range) {
+  std::string text = std::string(e.row->label) + " " + format_input_value(*e.row, e.value);
+  if (with_range && e.source == InputSource::kDefault)
+    text += " (" + format_input_value(*e.row, e.low) + " to " + format_input_value(*e.row, e.high) +
+            ")";
+  return text;
+}
+
+}  // namespace ddpsim

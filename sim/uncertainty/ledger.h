@@ -1,0 +1,44 @@
+// The assumption ledger: for every uncertain input that shapes a scenario's prediction
+// (sim/scenario/assumptions.h), its value and where it came from. `measured`: a platform fit,
+// alpha-beta table or calibration profile (file, device, date); `scenario`: the user stated it;
+// `default`: a documented value with a plausible range (docs/assumptions.md). Only defaults are
+// sampled by the uncertainty draws, so a fully stated or measured scenario has a zero-width band.
+// Built at the edge, after the scenario is loaded: it may read the profile or platform file the
+// scenario names to learn the device and date they were measured on.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/scenario/assumptions.h"
+
+namespace ddpsim {
+
+enum class InputSource { kMeasured, kScenario, kDefault };
+const char* input_source_name(InputSource source);
+
+struct LedgerEntry {
+  const AssumptionRow* row = nullptr;
+  double value = 0;  // in use
+  InputSource source = InputSource::kDefault;
+  double low = 0, high = 0;  // the range sampled (defaults); low = high = value otherwise
+  std::string why;           // default: the range's source; scenario/measured: where it came from
+  std::string file, device, date;  // measured: what measured it ("" when not recorded)
+};
+
+// One entry per row that applies to `scenario`, in table order.
+std::vector<LedgerEntry> build_ledger(const Scenario& scenario);
+
+// The number of default (sampled) entries.
+int defaulted_inputs(const std::vector<LedgerEntry>& ledger);
+
+// `result.assumptions` of results.json: [{key, label, value, unit, source, low, high, why,
+// measure, file?, device?, date?}]; values in SI units (bytes/s for bandwidths).
+nlohmann::json ledger_to_json(const std::vector<LedgerEntry>& ledger);
+
+// "intra-node (NVLink) bandwidth 300 GB/s (265-327)": one input as the summary prints it.
+std::string describe_entry(const LedgerEntry& entry, bool with_range = true);
+std::string format_input_value(const AssumptionRow& row, double value);
+
+}  // namespace ddpsim

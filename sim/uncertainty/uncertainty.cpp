@@ -1,0 +1,151 @@
+#include "sim/uncertainty/uncertainty.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/uncertainty/draw_runner.h"
+#include "sim/uncertainty/latin_hypercube.h"
+#include "sim/validation/error_stats.h"
+
+namespace ddpsim {
+namespace {
+
+// Row j of the table is column j of the design.
+size_t column_of(const AssumptionRow* row) {
+  return static_cast<size_t>(row - assumption_rows().data());
+}
+
+std::string with_commas(double v) {
+  std::string s = fmt::format("{:.0f}", v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, ",");
+  return s;
+}
+
+}  // namespace
+
+Band band_of(const std::vector<double>& values) {
+  return Band{percentile(values, 0.1), percentile(values, 0.5), percentile(values, 0.9)};
+}
+
+Scenario drawn_scenario(const Scenario& base, const std::vector<LedgerEntry>& ledger,
+                        const std::vector<double>& u) {
+  Scenario s = base;
+  for (const LedgerEntry& e : ledger) {
+    if (e.source != InputSource::kDefault) continue;
+    const double x = u.at(column_of(e.row));
+    const double value = e.row->range == RangeKind::kChoice ? (x < 0.5 ? e.low : e.high)
+                                                            : e.low + x * (e.high - e.low);
+    e.row->set(&s, value);
+  }
+  return s;
+}
+
+std::vector<std::vector<double>> uncertainty_design(int samples, uint64_t seed) {
+  return latin_hypercube(samples, static_cast<int>(assumption_rows().size()), seed);
+}
+
+UncertaintyReport assess_uncertainty(const Scenario& scenario,
+                                     const std::vector<LedgerEntry>& ledger,
+                                     const UncertaintyOptions& options) {
+  UncertaintyReport report;
+  report.samples = options.samples;
+  report.seed = options.seed;
+  report.defaulted = defaulted_inputs(ledger);
+  std::vector<Scenario> runs;
+  for (const std::vector<double>& u : uncertainty_design(options.samples, options.seed))
+    runs.push_back(drawn_scenario(scenario, ledger, u));
+  std::vector<const LedgerEntry*> swung;
+  if (options.influences)
+    for (const LedgerEntry& e : ledger) {
+      if (e.source != InputSource::kDefault || e.low == e.high) continue;
+      swung.push_back(&e);
+      for (double end : {e.low, e.high}) {
+        runs.push_back(scenario);
+        e.row->set(&runs.back(), end);
+      }
+    }
+  const std::vector<SimulationResult> results = run_scenarios(runs, options.jobs);
+  std::vector<double> exposed;
+  for (int i = 0; i < options.samples; ++i) {
+    report.draw_rates.push_back(results[i].samples_per_second);
+    report.draw_times.push_back(results[i].iteration_time);
+    exposed.push_back(results[i].exposed_comm_share);
+  }
+  report.samples_per_second = band_of(report.draw_rates);
+  report.iteration_time = band_of(report.draw_times);
+  report.exposed_comm_share = band_of(exposed);
+  for (size_t k = 0; k < swung.size(); ++k) {
+    const size_t at = options.samples + 2 * k;
+    report.influences.push_back({swung[k]->row, swung[k]->low, swung[k]->high,
+                                 results[at].samples_per_second,
+                                 results[at + 1].samples_per_second});
+  }
+  std::stable_sort(report.influences.begin(), report.influences.end(),
+                   [](const Influence& a, const Influence& b) {
+                     return std::abs(a.rate_high - a.rate_low) > std::abs(b.rate_high - b.rate_low);
+                   });
+  return report;
+}
+
+nlohmann::json uncertainty_to_json(const UncertaintyReport& r) {
+  auto band = [](const Band& b) {
+    return nlohmann::json{{"p10", b.p10}, {"p50", b.p50}, {"p90", b.p90}};
+  };
+  nlohmann::json j;
+  j["samples"] = r.samples;
+  j["seed"] = r.seed;
+  j["design"] = "latin-hypercube";
+  j["defaulted_inputs"] = r.defaulted;
+  j["samples_per_second"] = band(r.samples_per_second);
+  j["iteration_time"] = band(r.iteration_time);
+  j["exposed_comm_share"] = band(r.exposed_comm_share);
+  nlohmann::json influences = nlohmann::json::array();
+  for (const Influence& i : r.influences)
+    influences.push_back({{"input", i.row->key},
+                          {"label", i.row->label},
+                          {"low", i.low},
+                          {"high", i.high},
+                          {"samples_per_second_low", i.rate_low},
+                          {"samples_per_second_high", i.rate_high},
+                          {"measure", i.row->measure}});
+  j["influences"] = influences;
+  return j;
+}
+
+std::string format_influences(const UncertaintyReport& r, const std::string& unit, size_t top) {
+  std::string out;
+  for (size_t k = 0; k < r.influences.size() && k < top; ++k) {
+    const Influence& i = r.influences[k];
+    out += fmt::format("  {:<34} {} -> {}: {} - {} {}/s\n", i.row->label,
+                       format_input_value(*i.row, i.low), format_input_value(*i.row, i.high),
+                       with_commas(i.rate_low), with_commas(i.rate_high), unit);
+  }
+  return out;
+}
+
+std::string assumptions_line(const std::vector<LedgerEntry>& ledger,
+                             const UncertaintyReport* report) {
+  const int defaulted = defaulted_inputs(ledger);
+  if (defaulted == 0)
+    return "assumptions     none: every uncertain input is stated or measured "
+           "(result.assumptions)";
+  std::vector<const LedgerEntry*> order;
+  if (report != nullptr)
+    for (const Influence& i : report->influences)
+      for (const LedgerEntry& e : ledger)
+        if (e.row == i.row) order.push_back(&e);
+  for (const LedgerEntry& e : ledger)
+    if (e.source == InputSource::kDefault &&
+        std::find(order.begin(), order.end(), &e) == order.end())
+      order.push_back(&e);
+  std::string named;
+  const size_t shown = std::min<size_t>(order.size(), 3);
+  for (size_t k = 0; k < shown; ++k) named += (k ? ", " : "") + describe_entry(*order[k]);
+  if (order.size() > shown) named += fmt::format(" and {} more", order.size() - shown);
+  return fmt::format("assumptions     {} default{}: {} (result.assumptions)", defaulted,
+                     defaulted == 1 ? "" : "s", named);
+}
+
+}  // namespace ddpsim

@@ -1,0 +1,74 @@
+// Bands and influences of one scenario's prediction over its defaulted inputs (ledger.h).
+// Draws: n points of a seeded Latin hypercube (latin_hypercube.h), each a copy of the typed
+// scenario with every `default` input set to its sampled value in [low, high] (a choice input to
+// low or high, half and half); measured and stated inputs stay as they are. Bands are the
+// 10th, 50th and 90th percentiles over the draws (linear between order statistics). Influences
+// are one-at-a-time runs of each default at its low and at its high end, the others nominal (a
+// tornado), ordered by how far apart their samples/s lie.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/results/result.h"
+#include "sim/uncertainty/ledger.h"
+#include "sim/validation/error_stats.h"  // percentile()
+
+namespace ddpsim {
+
+struct Band {
+  double p10 = 0, p50 = 0, p90 = 0;
+};
+Band band_of(const std::vector<double>& values);
+
+struct Influence {
+  const AssumptionRow* row = nullptr;
+  double low = 0, high = 0;            // the input's two ends
+  double rate_low = 0, rate_high = 0;  // samples/s with the input at each end
+};
+
+struct UncertaintyOptions {
+  int samples = 32;
+  uint64_t seed = 1;
+  int jobs = 1;
+  bool influences = true;  // also run the tornado (2 runs per default input)
+};
+
+struct UncertaintyReport {
+  int samples = 0;
+  uint64_t seed = 0;
+  int defaulted = 0;  // inputs sampled
+  Band samples_per_second, iteration_time, exposed_comm_share;
+  std::vector<double> draw_rates;  // samples/s of each draw, in draw order
+  std::vector<double> draw_times;  // iteration time of each draw
+  std::vector<Influence> influences;
+};
+
+// The scenario of one draw: `u[j]` in [0, 1) is the draw of assumption row j (all rows, in
+// table order, so that every scenario drawn with the same design sees the same world).
+Scenario drawn_scenario(const Scenario& base, const std::vector<LedgerEntry>& ledger,
+                        const std::vector<double>& u);
+
+// The design every uncertainty run of `samples` draws with `seed` uses.
+std::vector<std::vector<double>> uncertainty_design(int samples, uint64_t seed);
+
+UncertaintyReport assess_uncertainty(const Scenario& scenario,
+                                     const std::vector<LedgerEntry>& ledger,
+                                     const UncertaintyOptions& options);
+
+// `result.uncertainty` of results.json.
+nlohmann::json uncertainty_to_json(const UncertaintyReport& report);
+
+// The lines the summary prints under the headline figures: the inputs that move throughput most
+// (at most `top`), each with its range, the samples/s at its ends and the measurement to make.
+std::string format_influences(const UncertaintyReport& report, const std::string& sample_unit,
+                              size_t top = 3);
+
+// The summary's one line on assumptions: the defaults that matter most (with a report, those
+// that move throughput most; without, the defaulted inputs in table order), at most three.
+std::string assumptions_line(const std::vector<LedgerEntry>& ledger,
+                             const UncertaintyReport* report);
+
+}  // namespace ddpsim

@@ -1,0 +1,187 @@
+// The assumption ledger and uncertainty bands (docs/assumptions.md): which inputs of a scenario
+// are defaults and with what range, that stated inputs are never sampled (a fully stated scenario
+// has a zero-width band), the space-filling design, common random numbers across strategies,
+// tornado influences that bracket the nominal prediction, and byte-identical results.json for the
+// same seed (through the binary).
+#include "sim/uncertainty/uncertainty.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "sim/engine/simulation.h"
+#include "sim/scenario/scenario_loader.h"
+#include "sim/uncertainty/latin_hypercube.h"
+#include "sim/uncertainty/ledger.h"
+#include "tests/test_process.h"
+
+namespace ddpsim {
+namespace {
+
+const std::string kSourceDir = DDPSIM_SOURCE_DIR;
+const std::string kDefault = kSourceDir + "/scenarios/default.yaml";
+ddpsim::testing::ScratchFolder scratch("ddpsim-uncertainty");
+
+const LedgerEntry* entry(const std::vector<LedgerEntry>& ledger, const std::string& key) {
+  for (const LedgerEntry& e : ledger)
+    if (key == e.row->key) return &e;
+  return nullptr;
+}
+
+TEST(Ledger, DefaultScenarioListsEachDefaultWithSourceAndRange) {
+  const Scenario s = load_scenario(kDefault);
+  const std::vector<LedgerEntry> ledger = build_ledger(s);
+  // default.yaml marks its datasheet line rates and its example efficiency as assumed.
+  const std::set<std::string> expected = {
+      "cluster.intra_node.bandwidth", "cluster.nic.bandwidth",    "compute.efficiency",
+      "compute.memory_efficiency",    "compute.overlap_slowdown", "compute.slowest_gpu"};
+  std::set<std::string> defaults;
+  for (const LedgerEntry& e : ledger) {
+    if (e.source != InputSource::kDefault) continue;
+    defaults.insert(e.row->key);
+    EXPECT_FALSE(e.why.empty()) << e.row->key;
+    EXPECT_NE(std::string(e.row->measure), "") << e.row->key;
+    EXPECT_LE(e.low, e.value) << e.row->key;
+    EXPECT_GE(e.high, e.value) << e.row->key;
+    EXPECT_LT(e.low, e.high) << e.row->key;
+  }
+  EXPECT_EQ(defaults, expected);
+  // Inputs that do not shape this scenario (PCIe-only nodes, TCP, host staging) are not listed.
+  EXPECT_EQ(entry(ledger, "cluster.pcie"), nullptr);
+  EXPECT_EQ(entry(ledger, "cluster.nic.efficiency"), nullptr);
+  EXPECT_EQ(entry(ledger, "cluster.host.bandwidth"), nullptr);
+  // Ranges: absolute from the table, relative ones around the value in use.
+  const LedgerEntry* eff = entry(ledger, "compute.efficiency");
+  ASSERT_NE(eff, nullptr);
+  EXPECT_DOUBLE_EQ(eff->value, 0.45);
+  EXPECT_DOUBLE_EQ(eff->low, 0.30);
+  EXPECT_DOUBLE_EQ(eff->high, 0.60);
+  const LedgerEntry* nic = entry(ledger, "cluster.nic.bandwidth");
+  ASSERT_NE(nic, nullptr);
+  EXPECT_DOUBLE_EQ(nic->value, 25e9);
+  EXPECT_NEAR(nic->low, 25e9 * 0.62 / 0.86, 1);
+  EXPECT_NEAR(nic->high, 25e9 * 0.96 / 0.86, 1);
+  const nlohmann::json j = ledger_to_json(ledger);
+  ASSERT_EQ(j.size(), ledger.size());
+  EXPECT_EQ(j[0]["source"], "default");
+  for (const auto& item : j)
+    for (const char* field : {"key", "value", "source", "low", "high", "why"})
+      EXPECT_TRUE(item.contains(field)) << field;
+}
+
+TEST(Ledger, StatedKeysAreScenarioAndAssumedUnknownKeyIsRefused) {
+  const Scenario s = load_scenario(kDefault, {"assumed=[]", "compute.memory_efficiency=0.8"});
+  const std::vector<LedgerEntry> ledger = build_ledger(s);
+  EXPECT_EQ(entry(ledger, "compute.efficiency")->source, InputSource::kScenario);
+  EXPECT_EQ(entry(ledger, "compute.memory_efficiency")->source, InputSource::kScenario);
+  EXPECT_EQ(entry(ledger, "compute.overlap_slowdown")->source, InputSource::kDefault);
+  EXPECT_THROW(load_scenario(kDefault, {"assumed=[cluster.nodes]"}), InputError);
+}
+
+TEST(LatinHypercube, EveryStratumHoldsOnePointPerColumn) {
+  const auto design = latin_hypercube(16, 5, 7);
+  for (int j = 0; j < 5; ++j) {
+    std::set<int> strata;
+    for (int i = 0; i < 16; ++i) {
+      ASSERT_GE(design[i][j], 0.0);
+      ASSERT_LT(design[i][j], 1.0);
+      strata.insert(static_cast<int>(design[i][j] * 16));
+    }
+    EXPECT_EQ(strata.size(), 16u) << "column " << j;
+  }
+  EXPECT_EQ(latin_hypercube(16, 5, 7), design);
+  EXPECT_NE(latin_hypercube(16, 5, 8), design);
+}
+
+// One node of the default scenario: fast, and still NVLink, compute and overlap uncertain.
+Scenario one_node(std::vector<std::string> extra = {}) {
+  extra.insert(extra.begin(), "cluster.nodes=1");
+  return load_scenario(kDefault, extra);
+}
+
+TEST(Uncertainty, FullyStatedScenarioHasZeroWidthBand) {
+  const Scenario s = one_node({"assumed=[]", "compute.memory_efficiency=0.8",
+                               "compute.overlap_slowdown=1.1", "stragglers.kind=none"});
+  const std::vector<LedgerEntry> ledger = build_ledger(s);
+  ASSERT_EQ(defaulted_inputs(ledger), 0);
+  UncertaintyOptions o;
+  o.samples = 4;
+  const UncertaintyReport r = assess_uncertainty(s, ledger, o);
+  const double nominal = simulate(s, {TraceGpus::none(), false}).samples_per_second;
+  EXPECT_EQ(r.samples_per_second.p10, nominal);
+  EXPECT_EQ(r.samples_per_second.p90, nominal);
+  EXPECT_EQ(r.iteration_time.p10, r.iteration_time.p90);
+  EXPECT_TRUE(r.influences.empty());
+}
+
+TEST(Uncertainty, InfluencesAreOrderedAndBracketTheNominal) {
+  const Scenario s = one_node();
+  const std::vector<LedgerEntry> ledger = build_ledger(s);
+  UncertaintyOptions o;
+  o.samples = 6;
+  o.jobs = 2;
+  const UncertaintyReport r = assess_uncertainty(s, ledger, o);
+  const double nominal = simulate(s, {TraceGpus::none(), false}).samples_per_second;
+  ASSERT_EQ(r.influences.size(), static_cast<size_t>(defaulted_inputs(ledger)));
+  for (size_t k = 1; k < r.influences.size(); ++k)
+    EXPECT_GE(std::abs(r.influences[k - 1].rate_high - r.influences[k - 1].rate_low),
+              std::abs(r.influences[k].rate_high - r.influences[k].rate_low));
+  for (const Influence& i : r.influences) {
+    const std::string key = i.row->key;
+    // Faster links and compute never slow a step; a larger slowdown never speeds it.
+    const double lo = std::min(i.rate_low, i.rate_high), hi = std::max(i.rate_low, i.rate_high);
+    EXPECT_LE(lo, nominal * (1 + 1e-9)) << key;
+    EXPECT_GE(hi, nominal * (1 - 1e-9)) << key;
+    if (key == "compute.overlap_slowdown" || key == "compute.slowest_gpu")
+      EXPECT_LE(i.rate_high, i.rate_low) << key;
+    else
+      EXPECT_GE(i.rate_high, i.rate_low) << key;
+  }
+  // Compute dominates a one-node ResNet-50 step (0.9 % exposed communication): a roofline
+  // efficiency moves it more than the NVLink bandwidth does.
+  const std::string top = r.influences.front().row->key;
+  EXPECT_TRUE(top == "compute.efficiency" || top == "compute.memory_efficiency") << top;
+  EXPECT_NE(std::string(r.influences.back().row->key), top);
+  EXPECT_LT(r.samples_per_second.p10, r.samples_per_second.p90);
+  EXPECT_LE(r.samples_per_second.p10, r.samples_per_second.p50);
+}
+
+TEST(Uncertainty, StrategiesOfAComparisonSeeTheSameDraws) {
+  const Scenario ring = one_node({"cluster.nodes=2", "sync.algorithm=ring"});
+  const Scenario ps = one_node({"cluster.nodes=2", "sync.strategy=ps", "sync.ps.servers=2"});
+  const auto design = uncertainty_design(8, 5);
+  const auto ring_ledger = build_ledger(ring), ps_ledger = build_ledger(ps);
+  for (const auto& u : design) {
+    const Scenario a = drawn_scenario(ring, ring_ledger, u);
+    const Scenario b = drawn_scenario(ps, ps_ledger, u);
+    EXPECT_EQ(a.cluster.nic.bandwidth, b.cluster.nic.bandwidth);
+    EXPECT_EQ(a.cluster.intra_node.bandwidth, b.cluster.intra_node.bandwidth);
+    EXPECT_EQ(a.compute.efficiency, b.compute.efficiency);
+    EXPECT_NE(a.compute.efficiency, ring.compute.efficiency);
+  }
+}
+
+TEST(Uncertainty, SameSeedGivesByteIdenticalResults) {
+  const std::string binary = DDPSIM_BINARY;
+  auto run = [&](const std::string& dir, int seed) {
+    const std::string out = (scratch.root() / dir).string();
+    const std::string cmd = "'" + binary + "' simulate '" + kDefault +
+                            "' --set cluster.nodes=1 --no-baseline --uncertainty 4 -j 2 --seed " +
+                            std::to_string(seed) + " -o '" + out + "' > /dev/null";
+    EXPECT_EQ(ddpsim::testing::run_shell(cmd).code, 0) << cmd;
+    return ddpsim::testing::read_text(scratch.root() / dir / "results.json");
+  };
+  const std::string a = run("a", 3), b = run("b", 3), c = run("c", 4);
+  EXPECT_TRUE(a == b);
+  EXPECT_NE(a, c);
+  const nlohmann::json j = nlohmann::json::parse(a);
+  EXPECT_EQ(j["result"]["uncertainty"]["samples"], 4);
+  EXPECT_EQ(j["result"]["uncertainty"]["seed"], 3);
+  EXPECT_FALSE(j["result"]["uncertainty"]["influences"].empty());
+}
+
+}  // namespace
+}  // namespace ddpsim
