@@ -260,7 +260,10 @@ TEST(Extrapolation, PolarisSlingshotFromTwoNodesPredictsEightTo540Nodes) {
   ASSERT_EQ(two.gpus, 8);
   const PlatformFit fit = fit_platform(scenario.cluster, {two}, all_reduce_times(scenario));
   const FittedParameter& nic = parameter(fit, "cluster.nic.bandwidth");
-  EXPECT_TRUE(nic.flag.empty()) << nic.flag;
+  // Slingshot 11 through aws-ofi-nccl reaches 73.4 % of its line rate here: below the 75-100 %
+  // documented for RDMA NICs (docs/calibration.md), so the fit says so, and is still used.
+  EXPECT_NE(nic.flag.find("73.4 % of the scenario's 25.0 GB/s"), std::string::npos) << nic.flag;
+  EXPECT_NE(nic.flag.find("outside the 75-100 %"), std::string::npos) << nic.flag;
   EXPECT_LT(nic.value, 25e9);  // below Slingshot 11's 200 Gb/s
   for (const Row& r : rows) {
     if (r.bytes != 1073741824.0) continue;

@@ -409,7 +409,7 @@ TEST(ImportedInputs, ASweepOfTwentyThousandPointsAsksForYesBeforeItStarts) {
   const fs::path out = kScratch.root() / "long_sweep";
   const Exited o =
       run({"sweep", scenario, "--sweep", "training.batch_per_gpu=" + numbers(1, 200), "--sweep",
-           "sync.bucket_cap=" + numbers(1, 100, "MiB"), "-o", out.string()});
+           "sync.bucket_cap=" + numbers(1, 100, "MiB"), "-j", "1", "-o", out.string()});
   EXPECT_EQ(o.exit_code, 2) << o.err;
   EXPECT_EQ(o.err.rfind("error: " + scenario + ": 20000 points, about ", 0), 0u) << o.err;
   EXPECT_NE(o.err.find(" of wall time estimated with -j 1: above 10 min, a sweep starts only "

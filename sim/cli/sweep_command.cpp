@@ -170,9 +170,10 @@ double check_point_resources(const SweepPlan& plan, const Shard& shard) {
 constexpr double kConfirmSeconds = 600;
 
 void confirm_long_sweep(const SweepPlan& plan, size_t points, double seconds) {
-  const double wall = seconds / std::max(1, opts.jobs);
+  const int jobs = resolve_jobs(opts.jobs);  // -j 0: one per CPU
+  const double wall = seconds / jobs;
   const std::string line = fmt::format("{} points, about {} of wall time estimated with -j {}",
-                                       points, format_elapsed(wall), opts.jobs);
+                                       points, format_elapsed(wall), jobs);
   if (wall <= kConfirmSeconds) return;
   if (!opts.yes)
     throw InputError({plan.scenario_file, 0, 0},

@@ -258,8 +258,14 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
     in_flight =
         s.sync.mode == CollectiveMode::kChunked ? per_call / std::max(1.0, 2 * (p - 1)) : per_call;
   }
+  // Queued sharded calls: ZeRO-2/3 and FSDP issue theirs one micro-batch at a time, so at most
+  // one micro-batch's calls are alive at once (ZeRO-1's are all in its last micro-batch).
+  const Sharding sharding = s.sync.sharding.strategy;
+  const bool per_micro = sharding == Sharding::kZero2 || sharding == Sharding::kZero3 ||
+                         sharding == Sharding::kHybrid;
+  const double live_calls = per_micro ? sharded_calls / micro : sharded_calls;
   e.memory_bytes = kBaseMemoryBytes + kMemoryPerGpu * p + kMemoryPerActor * e.actors +
-                   kMemoryPerInFlightMessage * in_flight + kMemoryPerShardedCall * sharded_calls;
+                   kMemoryPerInFlightMessage * in_flight + kMemoryPerShardedCall * live_calls;
   return e;
 }
 

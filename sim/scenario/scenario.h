@@ -299,9 +299,6 @@ struct ComputeSpec {
   // Compute runs this many times slower while its GPU communicates (NCCL kernels share the SMs
   // and HBM). 0 = the profile's measured factor in profile mode, else 1.
   double overlap_slowdown = 0;
-  // Non-empty: the compute profile was measured on another device or precision than the
-  // scenario's (why, in words); its times are then an assumption with a wider range.
-  std::string profile_mismatch;
   // Every compute time (layers, optimizer) multiplied by this after the mode has set them. Not a
   // YAML key: the uncertainty draws (sim/uncertainty) perturb a measured compute time with it.
   double time_scale = 1.0;
