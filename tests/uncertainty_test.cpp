@@ -81,6 +81,19 @@ TEST(Ledger, StatedKeysAreScenarioAndAssumedUnknownKeyIsRefused) {
   EXPECT_THROW(load_scenario(kDefault, {"assumed=[cluster.nodes]"}), InputError);
 }
 
+TEST(RankCorrelation, MonotoneIsOneReversedIsMinusOneConstantIsZero) {
+  const std::vector<double> x{0.1, 0.7, 0.3, 0.9, 0.5};
+  // Any increasing function of x has the same ranks: Spearman's rho is exactly 1.
+  std::vector<double> up, down;
+  for (double v : x) up.push_back(std::exp(3 * v));
+  for (double v : x) down.push_back(-v * v);
+  EXPECT_DOUBLE_EQ(rank_correlation(x, up), 1.0);
+  EXPECT_DOUBLE_EQ(rank_correlation(x, down), -1.0);
+  EXPECT_DOUBLE_EQ(rank_correlation(x, std::vector<double>(x.size(), 2.0)), 0.0);
+  // Ranks 0..4 against 1,0,3,2,4: sum of squared rank differences 4, rho = 1 - 6*4/(5*24) = 0.8.
+  EXPECT_NEAR(rank_correlation({0, 1, 2, 3, 4}, {1, 0, 3, 2, 4}), 0.8, 1e-12);
+}
+
 TEST(LatinHypercube, EveryStratumHoldsOnePointPerColumn) {
   const auto design = latin_hypercube(16, 5, 7);
   for (int j = 0; j < 5; ++j) {

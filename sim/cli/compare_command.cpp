@@ -1,5 +1,6 @@
 // ddpsim compare SCENARIO [--models a,b] [--nic 10Gbps,...] [--strategies ring,ps:4,...]
-//                         [--set key=value ...] [-o FILE] [--csv] [-j N] [--uncertainty [N]] [--seed S]
+//                         [--set key=value ...] [-o FILE] [--csv] [-j N] [--uncertainty [N]]
+//                         [--seed S]
 //
 // "Parameter server or all-reduce, which algorithm, for my model on my network?": simulates every
 // (model, NIC bandwidth, strategy) cell of the scenario through the same --set overrides a user
@@ -18,20 +19,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
-#include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "sim/cli/command.h"
+#include "sim/cli/compare_cells.h"
 #include "sim/cli/option_checks.h"
 #include "sim/cost/iteration_plan.h"
 #include "sim/cost/resource_estimate.h"
@@ -39,7 +36,6 @@
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/enum_names.h"
 #include "sim/scenario/scenario_loader.h"
-#include "sim/sweep/process_pool.h"
 #include "sim/uncertainty/draw_runner.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
@@ -196,106 +192,6 @@ struct Cell {
   int max_batch = 0;
 };
 
-// What the table and the CSV need of one simulation; crosses a process boundary as text.
-struct Outcome {
-  double samples_per_second = 0, iteration_time = 0, exposed_comm_share = 0, memory = 0;
-  int gpus = 0, max_batch = 0;
-  bool fits = true;
-  std::string bottleneck;
-};
-
-Outcome outcome_of(const SimulationResult& r) {
-  return {r.samples_per_second, r.iteration_time, r.exposed_comm_share,
-          r.memory.total,       r.gpus,           r.memory.max_batch_that_fits,
-          r.memory.fits,        r.bottleneck};
-}
-
-// Hexadecimal floats round-trip every double exactly: -j N prints what -j 1 prints.
-std::string encode(const Outcome& o) {
-  return fmt::format("{:a} {:a} {:a} {:a} {} {} {} {}\n", o.samples_per_second, o.iteration_time,
-                     o.exposed_comm_share, o.memory, o.gpus, o.max_batch, o.fits ? 1 : 0,
-                     o.bottleneck);
-}
-
-Outcome decode(const std::string& text) {
-  std::istringstream in(text);
-  std::string a, b, c, d;
-  Outcome o;
-  int fits = 0;
-  in >> a >> b >> c >> d >> o.gpus >> o.max_batch >> fits;
-  std::getline(in >> std::ws, o.bottleneck);
-  if (!in && !in.eof()) throw std::runtime_error("compare: unreadable cell result '" + text + "'");
-  o.samples_per_second = std::strtod(a.c_str(), nullptr);
-  o.iteration_time = std::strtod(b.c_str(), nullptr);
-  o.exposed_comm_share = std::strtod(c.c_str(), nullptr);
-  o.memory = std::strtod(d.c_str(), nullptr);
-  o.fits = fits != 0;
-  return o;
-}
-
-// Simulates every scenario, `jobs` at a time, and returns their outcomes in order. `label(i)`
-// names a run in the progress lines on stderr. A failed run fails the comparison with the
-// child's own message (an InputError stays exit 2).
-std::vector<Outcome> simulate_all(const std::vector<const Scenario*>& scenarios, int jobs,
-                                  const std::function<std::string(size_t)>& label) {
-  std::vector<Outcome> outcomes(scenarios.size());
-  if (jobs <= 1 || scenarios.size() <= 1) {
-    for (size_t i = 0; i < scenarios.size(); ++i) {
-      std::fprintf(stderr, "%s ...\n", label(i).c_str());
-      outcomes[i] = outcome_of(simulate(*scenarios[i], {TraceGpus::none(), false}));
-    }
-    return outcomes;
-  }
-  namespace fs = std::filesystem;
-  std::string pattern = (fs::temp_directory_path() / "ddpsim-compare-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr)
-    throw std::runtime_error("cannot create a temporary folder for -j: " + pattern);
-  const fs::path folder = pattern;
-  struct Cleanup {
-    fs::path folder;
-    ~Cleanup() {
-      std::error_code ignored;
-      fs::remove_all(folder, ignored);
-    }
-  } cleanup{folder};
-  auto file = [&](size_t i) { return folder / std::to_string(i); };
-  std::vector<size_t> tasks(scenarios.size());
-  for (size_t i = 0; i < tasks.size(); ++i) tasks[i] = i;
-  PoolOptions pool;
-  pool.jobs = jobs;
-  volatile std::sig_atomic_t stop = 0;  // after the first failure, start nothing more
-  pool.stop = &stop;
-  std::optional<TaskOutcome> failed;
-  size_t done = 0;
-  run_in_processes(
-      tasks, pool,
-      [&](size_t i) {
-        write_file_atomic(file(i).string(),
-                          encode(outcome_of(simulate(*scenarios[i], {TraceGpus::none(), false}))));
-      },
-      [&](const TaskOutcome& outcome) {
-        if (outcome.interrupted) return;
-        std::fprintf(stderr, "%s done (%zu/%zu)\n", label(outcome.task).c_str(), ++done,
-                     tasks.size());
-        if (outcome.exit_code != 0 && !failed) {
-          failed = outcome;
-          stop = 1;
-        }
-      },
-      [] {});
-  if (failed) {
-    if (failed->exit_code == kExitBadInput) throw InputError(failed->error);
-    throw std::runtime_error(label(failed->task) + ": " + failed->error);
-  }
-  for (size_t i = 0; i < scenarios.size(); ++i) {
-    std::ifstream in(file(i));
-    std::stringstream text;
-    text << in.rdbuf();
-    outcomes[i] = decode(text.str());
-  }
-  return outcomes;
-}
-
 CLI::Option* csv_option = nullptr;
 
 bool yaml_name(const std::string& path) {
@@ -304,28 +200,6 @@ bool yaml_name(const std::string& path) {
            path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
   };
   return ends(".yaml") || ends(".yml");
-}
-
-// Spearman's rank correlation of x and y (no ties expected: Latin hypercube columns).
-double rank_correlation(const std::vector<double>& x, const std::vector<double>& y) {
-  auto ranks = [](const std::vector<double>& v) {
-    std::vector<size_t> order(v.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
-    std::vector<double> r(v.size());
-    for (size_t i = 0; i < order.size(); ++i) r[order[i]] = static_cast<double>(i);
-    return r;
-  };
-  const std::vector<double> a = ranks(x), b = ranks(y);
-  const double n = static_cast<double>(a.size());
-  const double mean = (n - 1) / 2;
-  double sab = 0, saa = 0, sbb = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    sab += (a[i] - mean) * (b[i] - mean);
-    saa += (a[i] - mean) * (a[i] - mean);
-    sbb += (b[i] - mean) * (b[i] - mean);
-  }
-  return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0;
 }
 
 int run() {
@@ -491,12 +365,13 @@ int run() {
         if (sharding && !cell.fits)
           row.push_back("OOM" + memory + " ");
         else
-          row.push_back(fmt::format(
-              "{} ({:.0f}%){}{}{}", units::format_rate(cell.samples_per_second), 100 * cell.efficiency,
-              uncertain ? fmt::format(" [{} - {}]", units::format_rate(cell.band.p10),
-                                      units::format_rate(cell.band.p90))
-                        : std::string(),
-              memory, cell.samples_per_second == best ? "*" : " "));
+          row.push_back(
+              fmt::format("{} ({:.0f}%){}{}{}", units::format_rate(cell.samples_per_second),
+                          100 * cell.efficiency,
+                          uncertain ? fmt::format(" [{} - {}]", units::format_rate(cell.band.p10),
+                                                  units::format_rate(cell.band.p90))
+                                    : std::string(),
+                          memory, cell.samples_per_second == best ? "*" : " "));
       }
       rows.push_back(row);
     }

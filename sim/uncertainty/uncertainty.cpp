@@ -148,4 +148,31 @@ std::string assumptions_line(const std::vector<LedgerEntry>& ledger,
                      defaulted == 1 ? "" : "s", named);
 }
 
+double rank_correlation(const std::vector<double>& x, const std::vector<double>& y) {
+  auto ranks = [](const std::vector<double>& v) {
+    std::vector<size_t> order(v.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
+    // Tied values share the mean of their ranks (a constant input has no spread: rho 0).
+    std::vector<double> r(v.size());
+    for (size_t i = 0; i < order.size();) {
+      size_t j = i;
+      while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
+      for (size_t k = i; k <= j; ++k) r[order[k]] = (static_cast<double>(i) + j) / 2;
+      i = j + 1;
+    }
+    return r;
+  };
+  const std::vector<double> a = ranks(x), b = ranks(y);
+  const double n = static_cast<double>(a.size());
+  const double mean = (n - 1) / 2;
+  double sab = 0, saa = 0, sbb = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    sab += (a[i] - mean) * (b[i] - mean);
+    saa += (a[i] - mean) * (a[i] - mean);
+    sbb += (b[i] - mean) * (b[i] - mean);
+  }
+  return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0;
+}
+
 }  // namespace ddpsim

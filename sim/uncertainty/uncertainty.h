@@ -71,4 +71,8 @@ std::string format_influences(const UncertaintyReport& report, const std::string
 std::string assumptions_line(const std::vector<LedgerEntry>& ledger,
                              const UncertaintyReport* report);
 
+// Spearman's rank correlation of x and y (tied values share their mean rank); 0 when either is
+// constant. compare --uncertainty names the input that decides a pair with it.
+double rank_correlation(const std::vector<double>& x, const std::vector<double>& y);
+
 }  // namespace ddpsim
