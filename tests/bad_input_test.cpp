@@ -39,26 +39,9 @@ const ddpsim::testing::ScratchFolder kScratch("ddpsim-bad-input-test");
 fs::path scratch_dir() { return kScratch.root(); }
 
 // Runs `ddpsim ARGS` (ARGS already shell-quoted) and captures both streams.
-// Under AddressSanitizer, an exception thrown after SimGrid switched contexts (an error found
-// once the run ended, such as the clock overflow) makes ASan print a three-line warning that it
-// lost track of the stack (google/sanitizers#189): not ddpsim's output, so not compared.
-std::string without_sanitizer_warning(std::string err) {
-#ifdef DDPSIM_SANITIZED
-  const std::string last = "For details see https://github.com/google/sanitizers/issues/189\n";
-  const size_t begin = err.find("WARNING: ASan is ignoring requested __asan_handle_no_return");
-  const size_t end = err.find(last);
-  if (begin != std::string::npos && end != std::string::npos && end > begin) {
-    const size_t line = err.rfind('\n', begin);
-    const size_t from = line == std::string::npos ? 0 : line + 1;
-    err.erase(from, end + last.size() - from);
-  }
-#endif
-  return err;
-}
-
 Outcome run_ddpsim(const std::string& args) {
   Outcome o = ddpsim::testing::run_shell_captured("'" + kBinary + "' " + args, kScratch);
-  o.err = without_sanitizer_warning(o.err);
+  o.err = ddpsim::testing::without_sanitizer_warning(o.err);
   return o;
 }
 
