@@ -1,6 +1,7 @@
 // Sweeps: expansion order and count, errors located at the sweep's key or value, shards, the CSV,
 // and end to end through the ddpsim binary: -j 1 and -j 2 agree byte for byte, a sweep killed
-// with SIGKILL resumes without losing or repeating a point, and merged shards equal the whole.
+// with SIGKILL resumes without losing or repeating a point (with bands too), and merged shards
+// equal the whole. The band columns themselves: sweep_bands_test.cpp.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -365,18 +366,24 @@ std::string slow_scenario(const std::string& dir) {
   return write(dir + "/slow.yaml", text);
 }
 
-TEST(SweepRun, ResumeAfterSigkillLosesAndRepeatsNoPoint) {
-  const std::string dir = temp_dir("resume");
+// Runs the sweep whole, then again killed part way and resumed: the resumed CSV equals the
+// whole one, and exactly the missing points ran. `extra`: more sweep options (--uncertainty).
+void expect_resume_loses_and_repeats_nothing(const std::string& dir,
+                                             const std::vector<std::string>& extra) {
   const std::string scenario = slow_scenario(dir);
-  const Exited whole = ddpsim({"sweep", scenario, "-o", dir + "/whole", "-j", "1"});
+  auto command = [&](const std::string& out, const char* jobs) {
+    std::vector<std::string> args = {"sweep", scenario, "-o", out, "-j", jobs};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  const Exited whole = ddpsim(command(dir + "/whole", "1"));
   ASSERT_EQ(whole.exit_code, 0) << whole.err;
   const std::string expected = read_text(dir + "/whole/results.csv");
   const size_t total = read_csv(dir + "/whole/results.csv").rows.size();
   ASSERT_EQ(total, 8u);
 
   const std::string out = dir + "/killed";
-  const pid_t pid =
-      spawn({"sweep", scenario, "-o", out, "-j", "2"}, dir + "/k.out", dir + "/k.err");
+  const pid_t pid = spawn(command(out, "2"), dir + "/k.out", dir + "/k.err");
   // Kill as soon as some, but not all, points are in the CSV.
   size_t seen = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
@@ -400,7 +407,7 @@ TEST(SweepRun, ResumeAfterSigkillLosesAndRepeatsNoPoint) {
             partial_points.size());
 
   // The workers died with the sweep (PR_SET_PDEATHSIG) and released the folder.
-  const Exited resumed = ddpsim({"sweep", scenario, "-o", out, "-j", "2"});
+  const Exited resumed = ddpsim(command(out, "2"));
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   std::smatch m;
   ASSERT_TRUE(
@@ -417,6 +424,22 @@ TEST(SweepRun, ResumeAfterSigkillLosesAndRepeatsNoPoint) {
   EXPECT_EQ(read_text(out + "/results.csv"), expected);
   for (const auto& entry : fs::directory_iterator(out + "/points"))
     EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
+}
+
+TEST(SweepRun, ResumeAfterSigkillLosesAndRepeatsNoPoint) {
+  expect_resume_loses_and_repeats_nothing(temp_dir("resume"), {});
+}
+
+// With bands a point is its nominal run and its draws: a point killed among its draws runs again
+// whole, and the resumed bands are those of an uninterrupted sweep, byte for byte.
+TEST(SweepRun, ResumeWithBandsLosesAndRepeatsNoPoint) {
+  const std::string dir = temp_dir("resume-bands");
+  expect_resume_loses_and_repeats_nothing(dir, {"--uncertainty", "3", "--seed", "5"});
+  if (HasFatalFailure()) return;
+  const CsvTable t = read_csv(dir + "/killed/results.csv");
+  const int p10 = csv_column(t, "samples_per_second_p10");
+  ASSERT_GE(p10, 0);
+  for (const auto& row : t.rows) EXPECT_FALSE(row[static_cast<size_t>(p10)].empty());
 }
 
 TEST(SweepRun, ShardsCoverEveryPointOnceAndMergeToTheWholeSweep) {

@@ -3,6 +3,10 @@
 // Runs every point of a sweep (sim/sweep/sweep_spec.h) in N worker processes, one forked child
 // per point, and keeps OUTDIR (sim/sweep/sweep_store.h) consistent at every instant: a killed
 // sweep resumes with the same command, repeating and losing nothing.
+// --uncertainty [N] [--seed S]: each point also runs N draws of its defaulted inputs, the same
+// design for every point (common random numbers, as compare's cells), and results.csv gains the
+// p10/p50/p90 columns (docs/results-csv.md). The draws of a point run inside its child, one
+// after another; -j runs points side by side.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -29,6 +33,8 @@
 #include "sim/sweep/shard.h"
 #include "sim/sweep/sweep_plan.h"
 #include "sim/sweep/sweep_store.h"
+#include "sim/uncertainty/ledger.h"
+#include "sim/uncertainty/uncertainty.h"
 #include "sim/util/atomic_file.h"
 
 namespace ddpsim::cli {
@@ -45,6 +51,7 @@ struct Options {
   bool yes = false;  // --yes: start a sweep estimated above kConfirmSeconds
   bool no_baseline = false;
   std::string trace_gpus = "auto";
+  UncertaintyFlags uncertainty;
 } opts;
 
 volatile std::sig_atomic_t g_stop = 0;
@@ -68,11 +75,16 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
-std::string describe_done(const PlannedPoint& p, const SimulationResult& r, double wall) {
+std::string describe_done(const PlannedPoint& p, const RecordedPoint& point, double wall) {
+  const SimulationResult& r = point.result;
+  const std::string band = point.bands
+                               ? " (p10 " + fixed(point.bands->samples_per_second.p10, 1) +
+                                     " - p90 " + fixed(point.bands->samples_per_second.p90, 1) + ")"
+                               : "";
   return "#" + std::to_string(p.point.index) + " " + describe_point(p.point) + ": " +
-         std::to_string(r.gpus) + " GPUs, " + fixed(r.samples_per_second, 1) + " samples/s, " +
-         fixed(r.iteration_time * 1e3, 2) + " ms/step, " + r.bottleneck + " (" + fixed(wall, 1) +
-         " s)";
+         std::to_string(r.gpus) + " GPUs, " + fixed(r.samples_per_second, 1) + " samples/s" + band +
+         ", " + fixed(r.iteration_time * 1e3, 2) + " ms/step, " + r.bottleneck + " (" +
+         fixed(wall, 1) + " s)";
 }
 
 // One row per point of the table printed at the end: the swept values, then the headline
@@ -81,8 +93,10 @@ void print_table(const SweepPlan& plan, const CsvTable& csv) {
   const std::vector<std::string> keys = plan.swept_keys();
   std::vector<std::string> header = {"point"};
   header.insert(header.end(), keys.begin(), keys.end());
-  for (const char* h : {"gpus", "samples/s", "eff", "ms/step", "comm", "exposed", "bottleneck"})
-    header.push_back(h);
+  const bool bands = csv_column(csv, "samples_per_second_p10") >= 0;
+  header.insert(header.end(), {"gpus", "samples/s"});
+  if (bands) header.push_back("p10 - p90");
+  for (const char* h : {"eff", "ms/step", "comm", "exposed", "bottleneck"}) header.push_back(h);
   auto cell = [&](const std::vector<std::string>& row, const char* name) {
     const int c = csv_column(csv, name);
     return c < 0 ? std::string() : row[static_cast<size_t>(c)];
@@ -101,8 +115,12 @@ void print_table(const SweepPlan& plan, const CsvTable& csv) {
     line.push_back(cell(row, "gpus"));
     if (cell(row, "status") != "ok") {
       line.insert(line.end(), {"-", "-", "-", "-", "-", "FAILED"});
+      if (bands) line.insert(line.end() - 1, "-");
     } else {
       line.push_back(number(row, "samples_per_second", 1, 1, ""));
+      if (bands)
+        line.push_back(number(row, "samples_per_second_p10", 1, 1, "") + " - " +
+                       number(row, "samples_per_second_p90", 1, 1, ""));
       line.push_back(cell(row, "scaling_efficiency").empty()
                          ? std::string("not computed")
                          : number(row, "scaling_efficiency", 100, 1, "%"));
@@ -143,9 +161,11 @@ std::string format_elapsed(double seconds) {
 
 // Refuses, before anything runs, a point this machine cannot simulate within an hour
 // (resource_estimate.h); the message names the point.
-// Returns the estimated wall seconds of all of this shard's points, one after the other.
+// Returns the estimated wall seconds of all of this shard's points, one after the other; with
+// --uncertainty N a point is N + 1 runs (the nominal one and its draws).
 double check_point_resources(const SweepPlan& plan, const Shard& shard) {
   const ResourceLimits limits = machine_limits(3600);
+  const double runs = 1.0 + (opts.uncertainty.given() ? opts.uncertainty.samples() : 0);
   double total = 0;
   for (const PlannedPoint& p : plan.points) {
     if (!shard.owns(p.point.index)) continue;
@@ -156,7 +176,7 @@ double check_point_resources(const SweepPlan& plan, const Shard& shard) {
       const IterationPlan iteration = build_iteration_plan(p.scenario, model);
       const ResourceEstimate estimate = estimate_resources(p.scenario, iteration);
       check_resources(p.scenario, estimate, limits);
-      total += estimate.wall_seconds + kSecondsPerPoint;
+      total += (estimate.wall_seconds + kSecondsPerPoint) * runs;
     } catch (const InputError& e) {
       throw InputError(e.where(), "sweep point " + std::to_string(p.point.index) + " (" +
                                       describe_point(p.point) + "): " + e.message());
@@ -196,8 +216,16 @@ int run() {
   std::string trace_error;
   parse_trace_gpus(opts.trace_gpus, &sim.trace, &trace_error);  // checked by trace_gpus_spec()
   sim.baseline = !opts.no_baseline;
+  const bool uncertain = opts.uncertainty.given();
+  UncertaintyOptions draws;
+  draws.samples = opts.uncertainty.samples();
+  draws.seed = static_cast<uint64_t>(opts.uncertainty.seed);
+  draws.jobs = 1;            // inside the point's child; -j spreads the points
+  draws.influences = false;  // N + 1 runs per point: the tornado is simulate's
+  // Points with bands are other points than without (and than with other draws): their own ids.
   const std::string fingerprint =
-      "trace_gpus=" + trace_gpus_text(sim.trace) + ";baseline=" + (sim.baseline ? "1" : "0");
+      "trace_gpus=" + trace_gpus_text(sim.trace) + ";baseline=" + (sim.baseline ? "1" : "0") +
+      (uncertain ? fmt::format(";uncertainty={};seed={}", draws.samples, draws.seed) : "");
   const SweepPlan plan = plan_sweep(opts.scenario, opts.overrides, opts.sweeps, fingerprint);
   // What every point reads (the scenario file); each point adds its own (profile, table, ...).
   const std::vector<InputRecord> sweep_inputs = inputs_read();
@@ -233,6 +261,7 @@ int run() {
     same.push_back(i);
     if (same.size() == 1) {
       auto point = store.recorded_point(p.id);
+      if (point && uncertain && !point->bands) point.reset();  // not a complete point file
       if (point) {
         // A point computed by another ddpsim, or from a file that has changed since, is stale.
         const std::string change = provenance_change(point->provenance, &files);
@@ -249,7 +278,8 @@ int run() {
     }
     if (const auto& point = recorded.at(p.id)) {
       rows[p.point.index] =
-          results_csv_row(p.key(plan.spec), p.scenario, point->result, point->provenance);
+          results_csv_row(p.key(plan.spec), p.scenario, point->result, point->provenance,
+                          point->bands ? &*point->bands : nullptr);
       ++already;
     }
   }
@@ -258,7 +288,7 @@ int run() {
                  why.c_str());
   }
   CsvTable csv;
-  csv.header = results_csv_header(plan.swept_keys());
+  csv.header = results_csv_header(plan.swept_keys(), uncertain);
   auto write_csv = [&] {
     csv.rows.clear();
     for (const auto& [index, row] : rows) csv.rows.push_back(row);
@@ -269,6 +299,12 @@ int run() {
     std::fprintf(stderr, "resuming %s: %zu of %zu points already done\n", out_dir.c_str(), already,
                  mine);
   }
+
+  // Each point's ledger, built here at the edge (it may read the profile or platform file the
+  // point names), so the children only simulate.
+  std::map<size_t, std::vector<LedgerEntry>> ledgers;
+  if (uncertain)
+    for (size_t i : todo) ledgers.emplace(i, build_ledger(plan.points[i].scenario));
 
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
@@ -286,28 +322,35 @@ int run() {
         set_inputs_read(sweep_inputs);  // not the files the parent read for other points
         const SimulationResult result = simulate(p.scenario, sim);
         const Provenance provenance = current_provenance();
+        const nlohmann::json bands =
+            uncertain ? uncertainty_to_json(assess_uncertainty(p.scenario, ledgers.at(i), draws))
+                      : nlohmann::json();
         // The trace first: a complete point file promises its trace exists too.
         nlohmann::json trace = trace_to_chrome_json(result);
         trace["otherData"]["provenance"] = provenance_to_json(provenance);
         write_file_atomic(store.trace_path(p.id), trace.dump() + "\n");
-        write_file_atomic(store.point_path(p.id), point_document(p, plan.spec, result, provenance));
+        write_file_atomic(store.point_path(p.id),
+                          point_document(p, plan.spec, result, provenance, bands));
       },
       [&](const TaskOutcome& outcome) {
         if (outcome.interrupted) return;
         const PlannedPoint& p = plan.points[outcome.task];
         std::optional<RecordedPoint> result;
         if (outcome.exit_code == 0) result = store.recorded_point(p.id);
+        if (result && uncertain && !result->bands) result.reset();
         std::string line;
         for (size_t i : points_of_id[p.id]) {
           const PlannedPoint& same = plan.points[i];
           if (result) {
-            rows[same.point.index] = results_csv_row(same.key(plan.spec), same.scenario,
-                                                     result->result, result->provenance);
-            line = describe_done(same, result->result, outcome.wall_seconds);
+            rows[same.point.index] =
+                results_csv_row(same.key(plan.spec), same.scenario, result->result,
+                                result->provenance, result->bands ? &*result->bands : nullptr);
+            line = describe_done(same, *result, outcome.wall_seconds);
           } else {
             const std::string error =
                 outcome.exit_code == 0 ? "the point file was not written" : outcome.error;
-            rows[same.point.index] = failed_csv_row(same.key(plan.spec), same.scenario, error);
+            rows[same.point.index] =
+                failed_csv_row(same.key(plan.spec), same.scenario, error, uncertain);
             line = "#" + std::to_string(same.point.index) + " " + describe_point(same.point) +
                    ": FAILED: " + error;
             ++failures;
@@ -374,6 +417,9 @@ const bool registered = register_command({
              "GPUs shown in each point's trace: auto (the first GPU of every node, up to 64 "
              "nodes, and the slowest), all, none, or ranks such as 0,5,8-15")
           ->check(trace_gpus_spec());
+      add_uncertainty_options(app, &opts.uncertainty,
+                              "Also give each point its p10-p90 band over draws of its defaulted "
+                              "inputs, the same draws for every point (results.csv band columns)");
     },
     run,
 });

@@ -133,13 +133,32 @@ bool needs_quotes(const std::string& field) {
   return field.find_first_of(",\"\r\n") != std::string::npos;
 }
 
+std::vector<std::string> band_cells(const ResultBands& b) {
+  std::vector<std::string> cells;
+  for (const Band* band : {&b.samples_per_second, &b.iteration_time, &b.exposed_comm_share})
+    for (double v : {band->p10, band->p50, band->p90}) cells.push_back(num(v));
+  cells.push_back(num(b.samples));
+  return cells;
+}
+
 }  // namespace
 
-std::vector<std::string> results_csv_header(const std::vector<std::string>& swept_keys) {
+const std::vector<std::string>& band_columns() {
+  static const std::vector<std::string> columns = {
+      "samples_per_second_p10", "samples_per_second_p50", "samples_per_second_p90",
+      "iteration_time_s_p10",   "iteration_time_s_p50",   "iteration_time_s_p90",
+      "exposed_comm_share_p10", "exposed_comm_share_p50", "exposed_comm_share_p90",
+      "uncertainty_draws"};
+  return columns;
+}
+
+std::vector<std::string> results_csv_header(const std::vector<std::string>& swept_keys,
+                                            bool bands) {
   std::vector<std::string> header = {"point", "point_id", "status"};
   header.insert(header.end(), swept_keys.begin(), swept_keys.end());
   for (const auto& c : scenario_columns()) header.push_back(c.name);
   for (const auto& c : result_columns()) header.push_back(c.name);
+  if (bands) header.insert(header.end(), band_columns().begin(), band_columns().end());
   for (const char* name : kProvenanceColumns) header.push_back(name);
   header.push_back("error");
   return header;
@@ -147,20 +166,24 @@ std::vector<std::string> results_csv_header(const std::vector<std::string>& swep
 
 std::vector<std::string> results_csv_row(const PointKey& point, const Scenario& scenario,
                                          const SimulationResult& result,
-                                         const Provenance& provenance) {
+                                         const Provenance& provenance, const ResultBands* bands) {
   std::vector<std::string> row = leading_cells(point, "ok");
   for (const auto& c : scenario_columns()) row.push_back(c.value(scenario));
   for (const auto& c : result_columns()) row.push_back(c.value(result));
+  if (bands != nullptr) {
+    const std::vector<std::string> cells = band_cells(*bands);
+    row.insert(row.end(), cells.begin(), cells.end());
+  }
   row.insert(row.end(), {provenance.version, provenance.commit, input_digests(provenance.inputs)});
   row.push_back("");
   return row;
 }
 
 std::vector<std::string> failed_csv_row(const PointKey& point, const Scenario& scenario,
-                                        const std::string& error) {
+                                        const std::string& error, bool bands) {
   std::vector<std::string> row = leading_cells(point, "failed");
   for (const auto& c : scenario_columns()) row.push_back(c.value(scenario));
-  row.resize(row.size() + result_columns().size());
+  row.resize(row.size() + result_columns().size() + (bands ? band_columns().size() : 0));
   row.insert(row.end(), {ddpsim_version(), source_commit(), ""});
   row.push_back(error);
   return row;

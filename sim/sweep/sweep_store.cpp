@@ -70,8 +70,10 @@ std::optional<RecordedPoint> SweepStore::recorded_point(const std::string& id) c
   try {
     const nlohmann::json doc = nlohmann::json::parse(read_file(point_path(id)));
     if (doc.at("id").get<std::string>() != id) return std::nullopt;
-    RecordedPoint point{result_from_json(doc.at("result")), {}};
+    RecordedPoint point{result_from_json(doc.at("result")), {}, std::nullopt};
     if (doc.contains("provenance")) point.provenance = provenance_from_json(doc["provenance"]);
+    if (doc["result"].contains("uncertainty"))
+      point.bands = bands_from_json(doc["result"]["uncertainty"]);
     return point;
   } catch (const std::exception&) {
     return std::nullopt;  // not a complete point file: the point runs again
@@ -90,7 +92,8 @@ void SweepStore::remove_stale_temporaries() const {
 }
 
 std::string point_document(const PlannedPoint& point, const SweepSpec& spec,
-                           const SimulationResult& result, const Provenance& provenance) {
+                           const SimulationResult& result, const Provenance& provenance,
+                           const nlohmann::json& uncertainty) {
   nlohmann::json overrides = nlohmann::json::object();
   for (size_t a = 0; a < spec.axes.size(); ++a) {
     overrides[spec.axes[a].key] = spec.axes[a].values[point.point.value_index[a]].text;
@@ -100,6 +103,7 @@ std::string point_document(const PlannedPoint& point, const SweepSpec& spec,
   doc["overrides"] = overrides;
   doc["scenario"] = scenario_to_json(point.scenario);
   doc["result"] = result_to_json(result);
+  if (!uncertainty.is_null()) doc["result"]["uncertainty"] = uncertainty;
   doc["provenance"] = provenance_to_json(provenance);
   return doc.dump(1) + "\n";
 }

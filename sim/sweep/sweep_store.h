@@ -26,6 +26,7 @@ namespace ddpsim {
 struct RecordedPoint {
   SimulationResult result;
   Provenance provenance;
+  std::optional<ResultBands> bands;  // the file's result.uncertainty (sweep --uncertainty)
 };
 
 class SweepStore {
@@ -54,9 +55,11 @@ class SweepStore {
   int lock_fd_ = -1;
 };
 
-// The point file's text.
+// The point file's text; `uncertainty` (uncertainty_to_json's object, or null) becomes
+// result.uncertainty, as in simulate's results.json.
 std::string point_document(const PlannedPoint& point, const SweepSpec& spec,
-                           const SimulationResult& result, const Provenance& provenance);
+                           const SimulationResult& result, const Provenance& provenance,
+                           const nlohmann::json& uncertainty = nullptr);
 
 // sweep.json: format, scenario file and name, --set overrides, axes with their values, every
 // point id in cartesian order, the shard, and the base compute mode/profile for report titles.

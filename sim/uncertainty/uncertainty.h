@@ -12,15 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "sim/results/band.h"
 #include "sim/results/result.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/validation/error_stats.h"  // percentile()
 
 namespace ddpsim {
 
-struct Band {
-  double p10 = 0, p50 = 0, p90 = 0;
-};
 Band band_of(const std::vector<double>& values);
 
 struct Influence {
