@@ -23,12 +23,24 @@ def plot_scaling(data, out_dir):
         if not any(abs(one - seen) <= 1e-9 * seen for seen in baselines):
             baselines.append(one)
     all_gpus = [r["gpus"] for r in data.ok]
+    draws = data.band_draws()
+    bands = []  # what each shaded band spans, for plots.json
     for i, (label, rows) in enumerate(groups):
         colour = "C%d" % (i % 10)
         name = label or "simulated"
         gpus = [r["gpus"] for r in rows]
         ax.plot(gpus, [r["samples_per_second"] for r in rows], "o-", color=colour, label=name)
         series.append((name, len(rows), "measured"))
+        if draws:
+            band = {"name": name, "gpus": gpus,
+                    "p10": [r["samples_per_second_p10"] for r in rows],
+                    "p50": [r["samples_per_second_p50"] for r in rows],
+                    "p90": [r["samples_per_second_p90"] for r in rows]}
+            band_name = data.band_label() + ("" if len(groups) == 1 else ", " + name)
+            ax.fill_between(gpus, band["p10"], band["p90"], color=colour, alpha=0.2, lw=0,
+                            label=band_name)
+            series.append((band_name, len(rows), "band"))
+            bands.append(band)
         if with_baseline:
             one = rows[0]["single_gpu_samples_per_second"]
             if not any(abs(one - seen) <= 1e-9 * seen for seen in ideals):
@@ -65,10 +77,15 @@ def plot_scaling(data, out_dir):
     plot_title = title(data, "throughput and scaling efficiency")
     fig.suptitle(plot_title, fontsize=10)
     file = save(fig, out_dir, "scaling.png")
-    return record("scaling", file, plot_title, series,
-                  "Samples per second against GPUs (log 2 axis); dashed: the single-GPU rate "
-                  "times the GPU count. Right: throughput as a share of that ideal.",
-                  efficiency="drawn" if with_baseline else "not computed")
+    caption = ("Samples per second against GPUs (log 2 axis); dashed: the single-GPU rate "
+               "times the GPU count. Right: throughput as a share of that ideal.")
+    extra = {}
+    if draws:
+        caption += (" Shaded: %s (the same draws at every point; docs/assumptions.md)."
+                    % data.band_label())
+        extra = {"band": data.band_label(), "bands": bands}
+    return record("scaling", file, plot_title, series, caption,
+                  efficiency="drawn" if with_baseline else "not computed", **extra)
 
 
 def plot_comm_share(data, out_dir):

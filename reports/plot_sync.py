@@ -71,28 +71,46 @@ def plot_strategy(data, out_dir):
     fig, (ax,) = new_figure(max(8, 1.2 * len(groups) * len(labels) / 2 + 4), 5.5)
     width = 0.8 / len(labels)
     series = []
+    draws = data.band_draws()
+    bands = []  # what each shaded band spans, for plots.json
     for j, strategy in enumerate(labels):
-        xs, ys = [], []
+        xs, ys, lows, highs = [], [], [], []
         for g, (_, rows) in enumerate(groups):
             match = [r for r in rows if sync_label(r) == strategy]
             if match:
                 xs.append(g - 0.4 + width * (j + 0.5))
                 ys.append(match[0]["samples_per_second"])
+                if draws:
+                    lows.append(match[0]["samples_per_second_p10"])
+                    highs.append(match[0]["samples_per_second_p90"])
         bars = ax.bar(xs, ys, width=width, color="C%d" % (j % 10), label=strategy)
         ax.bar_label(bars, labels=[rate_text(y) for y in ys], fontsize=7, padding=2)
         series.append((strategy, len(xs), "strategy"))
+        if draws:
+            # One shaded span per bar, over the bar's width: where its p10-p90 lies.
+            for k, (x, low, high) in enumerate(zip(xs, lows, highs)):
+                ax.fill_between([x - width / 2, x + width / 2], low, high, color="black",
+                                alpha=0.2, lw=0,
+                                label=data.band_label() if j == 0 and k == 0 else None)
+            bands.append({"name": strategy, "p10": lows, "p90": highs})
     ax.set_xticks(range(len(groups)))
     ax.set_xticklabels([_group_label(data, label, rows, STRATEGY_KEYS) for label, rows in groups],
                        fontsize=8)
     ax.set_ylabel("throughput (samples/s)")
     # Bars start at zero: their heights compare as ratios only from there. Headroom for labels.
-    ax.set_ylim(0, 1.12 * max((r["samples_per_second"] for r in data.ok), default=1))
+    ax.set_ylim(0, 1.12 * max((max(r["samples_per_second"], r.get("samples_per_second_p90") or 0)
+                               for r in data.ok), default=1))
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     plot_title = title(data, "synchronisation strategies")
     ax.set_title(plot_title, fontsize=10)
     file = save(fig, out_dir, "strategy.png")
-    return record("strategy", file, plot_title, series,
-                  "Throughput of each synchronisation strategy (parameter servers per server "
-                  "count and placement, all-reduce per algorithm), grouped by the other swept "
-                  "values.", groups=len(groups))
+    caption = ("Throughput of each synchronisation strategy (parameter servers per server "
+               "count and placement, all-reduce per algorithm), grouped by the other swept "
+               "values.")
+    extra = {}
+    if draws:
+        caption += " Shaded: %s, the same draws for every bar." % data.band_label()
+        series.append((data.band_label(), sum(len(b["p10"]) for b in bands), "band"))
+        extra = {"band": data.band_label(), "bands": bands}
+    return record("strategy", file, plot_title, series, caption, groups=len(groups), **extra)

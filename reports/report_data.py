@@ -30,6 +30,10 @@ NUMERIC = {
     "memory_capacity_bytes", "buckets", "bytes_intra_node", "bytes_pcie", "bytes_nic",
     "bytes_fabric", "bytes_storage", "bytes_host", "bytes_sent_per_step",
 }
+# `sweep --uncertainty` (docs/results-csv.md): p10/p50/p90 of three figures over the draws.
+BAND_FIGURES = ("samples_per_second", "iteration_time_s", "exposed_comm_share")
+BAND_COLUMNS = tuple("%s_%s" % (f, p) for f in BAND_FIGURES for p in ("p10", "p50", "p90"))
+NUMERIC |= set(BAND_COLUMNS) | {"uncertainty_draws"}
 
 
 # What the plots read: a results.csv without one of these is not one ddpsim wrote.
@@ -111,6 +115,18 @@ class SweepData:
 
     def gpu_keys(self):
         return [k for k in self.axis_keys() if k in GPU_KEYS or k.startswith("cluster.nodes")]
+
+    def band_draws(self):
+        """The draws behind the band columns when every finished point has its band (a sweep
+        run with --uncertainty, or a simulate --uncertainty folder), else None."""
+        draws = {r.get("uncertainty_draws") for r in self.ok}
+        if not self.ok or None in draws or any(
+                r.get("samples_per_second_p10") is None for r in self.ok):
+            return None
+        return int(max(draws))
+
+    def band_label(self):
+        return "p10-p90 over %d draws of the defaults" % self.band_draws()
 
     def has_gpu_axis(self):
         return len({r["gpus"] for r in self.ok}) > 1
@@ -241,7 +257,7 @@ def _typed(row):
     for key in NUMERIC:
         if key in out:
             out[key] = _number(out[key])
-    for key in ("point", "gpus", "nodes", "gpus_per_node", "ps_servers"):
+    for key in ("point", "gpus", "nodes", "gpus_per_node", "ps_servers", "uncertainty_draws"):
         if out.get(key) is not None:
             out[key] = int(out[key])
     return out
@@ -378,6 +394,17 @@ def _single_run(out_dir, r, s, doc_provenance=None):
         "ddpsim_version": (doc_provenance or {}).get("ddpsim_version", ""),
         "source_commit": (doc_provenance or {}).get("source_commit", ""),
     }
+    u = r.get("uncertainty")
+    if u:  # simulate --uncertainty: the band and the inputs that move it most
+        try:
+            for figure, key in zip(BAND_FIGURES, ("samples_per_second", "iteration_time",
+                                                  "exposed_comm_share")):
+                for p in ("p10", "p50", "p90"):
+                    row["%s_%s" % (figure, p)] = float(u[key][p])
+            row["uncertainty_draws"] = int(u["samples"])
+            row["_influences"] = list(u.get("influences", []))
+        except (KeyError, TypeError, ValueError) as e:
+            raise KeyError("result.uncertainty %s" % e)
     manifest = {"scenario_name": s["name"], "model": r["model"],
                 "compute": {"step_time_s": s["compute"]["step_time_s"]}}
     return SweepData(out_dir, [row], [], manifest)

@@ -18,19 +18,23 @@ def efficiency_text(row):
 
 def _points_table(data, limit=100):
     keys = [k for k in data.axis_keys() if len(data.axis_values(k)) > 1]
-    head = ["point"] + keys + ["GPUs", "samples/s", "efficiency", "step (ms)", "comm",
-                               "exposed", "bottleneck"]
+    bands = data.band_draws() is not None
+    head = ["point"] + keys + ["GPUs", "samples/s"] + (["p10 - p90"] if bands else []) + [
+        "efficiency", "step (ms)", "comm", "exposed", "bottleneck"]
     lines = ["<tr>%s</tr>" % "".join("<th>%s</th>" % html.escape(h) for h in head)]
     for r in data.rows[:limit]:
         cells = [str(r["point"])] + [str(r.get(k, "")) for k in keys] + [str(r["gpus"])]
         if r["status"] == "ok":
-            cells += ["%.1f" % r["samples_per_second"],
-                      efficiency_text(r),
+            cells += ["%.1f" % r["samples_per_second"]]
+            if bands:
+                cells += ["%.1f - %.1f" % (r["samples_per_second_p10"],
+                                           r["samples_per_second_p90"])]
+            cells += [efficiency_text(r),
                       "%.2f" % (1e3 * r["iteration_time_s"]),
                       "%.1f %%" % (100 * r["comm_share"]),
                       "%.1f %%" % (100 * r["exposed_comm_share"]), r["bottleneck"]]
         else:
-            cells += ["", "", "", "", "", "failed: " + r.get("error", "")]
+            cells += [""] * (6 if bands else 5) + ["failed: " + r.get("error", "")]
         lines.append("<tr>%s</tr>" % "".join("<td>%s</td>" % html.escape(c) for c in cells))
     more = "" if len(data.rows) <= limit else "<p>... %d more points in results.csv</p>" % (
         len(data.rows) - limit)
@@ -49,12 +53,34 @@ def best_text(data):
     return text + ", " + best["bottleneck"]
 
 
+def band_facts(data):
+    """With bands: what they are and, for the best point, where its throughput lies; with a
+    simulate --uncertainty result, the input that moves it most and what to measure."""
+    if data.band_draws() is None:
+        return []
+    best = data.best_point()
+    where = " (shaded in the scaling and strategy plots)" if len(data.ok) > 1 else ""
+    facts = [("Band", "%s%s; best point: p10 %s - p90 %s samples/s" % (data.band_label(), where,
+                                "{:,.0f}".format(best["samples_per_second_p10"]),
+                                "{:,.0f}".format(best["samples_per_second_p90"])))]
+    influences = best.get("_influences") or []
+    if influences:
+        top = influences[0]
+        facts.append(("Top influence", "%s (%s): %s - %s samples/s at its low and high end; "
+                      "measure: %s" % (top.get("label", top.get("input", "?")),
+                                       top.get("input", "?"),
+                                       "{:,.0f}".format(top["samples_per_second_low"]),
+                                       "{:,.0f}".format(top["samples_per_second_high"]),
+                                       top.get("measure", "?"))))
+    return facts
+
+
 def _facts(data):
     """What a reviewer needs before the first chart: which cluster, model, the best point, the
     ddpsim that computed it and when the results were written."""
     facts = [("Cluster", data.cluster_description()),
              ("Model", "%s; %s" % (data.model, data.compute_description())),
-             ("Best point", best_text(data) + " (highest throughput)"),
+             ("Best point", best_text(data) + " (highest throughput)")] + band_facts(data) + [
              ("ddpsim", data.version()),
              ("Results written", data.results_date())]
     return '<table class="facts">%s</table>' % "".join(

@@ -1,7 +1,7 @@
 // Reports: `ddpsim report` on small sweeps draws exactly the plots the swept keys make
 // meaningful, each a real non-empty PNG, with the number of series the data implies (read back
 // from plots.json, which the script writes from the data it plotted), and a report.html that
-// shows them all.
+// shows them all; with bands (sweep/simulate --uncertainty) the spans shaded are the results'.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sim/model/model_zoo.h"
+#include "sim/sweep/results_csv.h"
 #include "tests/test_process.h"
 
 namespace {
@@ -86,10 +87,14 @@ struct Report {
 };
 
 // Runs a sweep and its report; checks every drawn PNG is a real image referenced by the page.
-Report sweep_and_report(const std::string& dir, const std::string& sweep_yaml) {
+// `extra`: more sweep options (--uncertainty).
+Report sweep_and_report(const std::string& dir, const std::string& sweep_yaml,
+                        const std::vector<std::string>& extra = {}) {
   Report report;
   std::ofstream(dir + "/s.yaml") << kBase << sweep_yaml;
-  const Exited sweep = ddpsim({"sweep", dir + "/s.yaml", "-o", dir + "/out", "-j", "2"});
+  std::vector<std::string> args = {"sweep", dir + "/s.yaml", "-o", dir + "/out", "-j", "2"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const Exited sweep = ddpsim(args);
   EXPECT_EQ(sweep.exit_code, 0) << sweep.err;
   const Exited drawn = ddpsim({"report", dir + "/out"});
   EXPECT_EQ(drawn.exit_code, 0) << drawn.err;
@@ -209,6 +214,90 @@ TEST(Report, StrategySweepWithRealDataDrawsStrategyAndDataLoadingPlots) {
   const auto links = series(r.plots.at("link_heatmap"), "fabric link");
   EXPECT_NE(std::find(links.begin(), links.end(), std::make_pair(std::string("storage tx"), 1)),
             links.end());
+}
+
+// A sweep with bands: the scaling and the strategy plot shade p10-p90 of every point, and what
+// they shade is the sweep's own band columns (plots.json records the spans drawn); the page
+// names the band. The same sweep without --uncertainty shades nothing.
+TEST(Report, SweepWithBandsShadesScalingAndStrategyPlots) {
+  REQUIRE_MATPLOTLIB();
+  const std::string dir = temp_dir("bands");
+  const std::string sweep = "sweep:\n  sync.strategy: [allreduce, ps]\n  cluster.nodes: [1, 2]\n";
+  const Report r = sweep_and_report(dir, sweep, {"--uncertainty", "6"});
+  const ddpsim::CsvTable csv = ddpsim::parse_csv(read_text(dir + "/out/results.csv"), "csv");
+  auto cell = [&](const std::vector<std::string>& row, const std::string& name) {
+    return row.at(static_cast<size_t>(ddpsim::csv_column(csv, name)));
+  };
+  // Per (strategy, GPUs): the CSV's p10 and p90.
+  std::map<std::pair<std::string, int>, std::pair<double, double>> csv_band;
+  for (const auto& row : csv.rows)
+    csv_band[{cell(row, "strategy"), std::stoi(cell(row, "gpus"))}] = {
+        std::stod(cell(row, "samples_per_second_p10")),
+        std::stod(cell(row, "samples_per_second_p90"))};
+  ASSERT_EQ(csv_band.size(), 4u);
+  const std::string label = "p10-p90 over 6 draws of the defaults";
+  ASSERT_EQ(r.plots.count("scaling"), 1u);
+  const json& scaling = r.plots.at("scaling");
+  EXPECT_EQ(scaling.at("band"), label);
+  EXPECT_EQ(series(scaling, "band"),
+            (std::vector<std::pair<std::string, int>>{{label + ", strategy=allreduce", 2},
+                                                      {label + ", strategy=ps", 2}}));
+  ASSERT_EQ(scaling.at("bands").size(), 2u);
+  for (const json& band : scaling.at("bands")) {
+    const std::string strategy = band.at("name") == "strategy=allreduce" ? "allreduce" : "ps";
+    for (size_t k = 0; k < band.at("gpus").size(); ++k) {
+      const auto [p10, p90] = csv_band.at({strategy, band.at("gpus")[k].get<int>()});
+      EXPECT_EQ(band.at("p10")[k].get<double>(), p10);
+      EXPECT_EQ(band.at("p90")[k].get<double>(), p90);
+      EXPECT_LE(band.at("p10")[k].get<double>(), band.at("p50")[k].get<double>());
+      EXPECT_LE(band.at("p50")[k].get<double>(), band.at("p90")[k].get<double>());
+    }
+  }
+  ASSERT_EQ(r.plots.count("strategy"), 1u);
+  const json& strategy = r.plots.at("strategy");
+  EXPECT_EQ(series(strategy, "band"), (std::vector<std::pair<std::string, int>>{{label, 4}}));
+  ASSERT_EQ(strategy.at("bands").size(), 2u);
+  EXPECT_EQ(strategy.at("bands")[0].at("name"), "all-reduce ring");
+  EXPECT_EQ(strategy.at("bands")[0].at("p10")[1].get<double>(),
+            csv_band.at({"allreduce", 8}).first);
+  EXPECT_NE(r.html.find("<tr><th>Band</th><td>" + label), std::string::npos) << r.html;
+  EXPECT_NE(r.html.find("<th>p10 - p90</th>"), std::string::npos);
+
+  const Report plain = sweep_and_report(temp_dir("no-bands"), sweep);
+  for (const char* kind : {"scaling", "strategy"}) {
+    ASSERT_EQ(plain.plots.count(kind), 1u) << kind;
+    EXPECT_FALSE(plain.plots.at(kind).contains("bands")) << kind;
+    EXPECT_TRUE(series(plain.plots.at(kind), "band").empty()) << kind;
+  }
+  EXPECT_EQ(plain.html.find("<tr><th>Band</th>"), std::string::npos);
+}
+
+// simulate --uncertainty: the page gives the band and the input that moves throughput most,
+// with the measurement that pins it, from result.uncertainty.
+TEST(Report, SimulateWithUncertaintyNamesTheBandAndTheTopInfluence) {
+  REQUIRE_MATPLOTLIB();
+  const std::string dir = temp_dir("single-bands");
+  std::ofstream(dir + "/s.yaml") << kBase;
+  ASSERT_EQ(
+      ddpsim({"simulate", dir + "/s.yaml", "-o", dir + "/out", "--uncertainty", "4"}).exit_code, 0);
+  const Exited drawn = ddpsim({"report", dir + "/out"});
+  ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
+  const json u = json::parse(read_text(dir + "/out/results.json")).at("result").at("uncertainty");
+  const std::string html = read_text(dir + "/out/report/report.html");
+  EXPECT_NE(html.find("<tr><th>Band</th><td>p10-p90 over 4 draws of the defaults; best point: "
+                      "p10 " +
+                      thousands(u.at("samples_per_second").at("p10")) + " - p90 " +
+                      thousands(u.at("samples_per_second").at("p90")) + " samples/s</td></tr>"),
+            std::string::npos)
+      << html.substr(0, 3000);
+  ASSERT_FALSE(u.at("influences").empty());
+  const json& top = u.at("influences").at(0);
+  EXPECT_NE(html.find("<tr><th>Top influence</th><td>" + top.at("label").get<std::string>() + " (" +
+                      top.at("input").get<std::string>() +
+                      "): " + thousands(top.at("samples_per_second_low")) + " - " +
+                      thousands(top.at("samples_per_second_high"))),
+            std::string::npos)
+      << html.substr(0, 3000);
 }
 
 TEST(Report, SingleSimulateFolderGetsBreakdownAndTimeline) {

@@ -3,7 +3,8 @@
 // each point in its own process (what a user's `simulate` pays, without the baseline run), in
 // the full and the symmetric scope (sim/cost/symmetry.h), with symmetric's deviation from full
 // where full runs. A full point the resource guard refuses is reported, not run. --set varies
-// the bench scenario (stragglers, synchronisation) as simulate's --set does.
+// the bench scenario (stragglers, synchronisation) as simulate's --set does. --uncertainty [N]:
+// the rows of the uncertainty targets instead (bench_uncertainty.h).
 #include <fmt/format.h>
 #include <fmt/printf.h>
 
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/cli/bench_uncertainty.h"
 #include "sim/cli/command.h"
 #include "sim/cli/option_checks.h"
 #include "sim/cli/table_output.h"
@@ -40,6 +42,8 @@ struct Options {
   bool vs_full = false;                // also run full where it fits, and report the deviation
   std::vector<std::string> overrides;  // --set: the bench scenario varied (stragglers, sync...)
   TableFormat format;
+  UncertaintyFlags uncertainty;  // --uncertainty [N]: the issue-25 rows
+  int jobs = 2;                  // their -j
 } opts;
 
 std::string bench_scenario(int gpus, const char* scope) {
@@ -207,6 +211,9 @@ void check_overrides() {
 
 int run() {
   text_out.clear();
+  if (opts.uncertainty.given())
+    return bench_uncertainty(opts.format, opts.jobs, opts.uncertainty.samples(),
+                             opts.uncertainty.seed);
   if (opts.iterations > kMaxIterations)
     throw InputError({"<--iterations>"},
                      fmt::format("at most {} (the bench times one iteration per point; more "
@@ -308,6 +315,11 @@ const bool registered = register_command({
                      "Override a value of the bench scenario, e.g. --set stragglers.sigma=0.1 "
                      "(repeatable)");
       add_table_format(app, &opts.format);
+      add_uncertainty_options(app, &opts.uncertainty,
+                              "Instead, time simulate --uncertainty of default.yaml at 64 nodes "
+                              "and compare --uncertainty of its five strategies (the issue-25 "
+                              "targets: 10 s and 60 s)");
+      add_jobs_option(app, &opts.jobs, "With --uncertainty: the -j of each timed command");
     },
     run,
 });
