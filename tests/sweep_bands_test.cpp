@@ -20,21 +20,11 @@ namespace {
 
 const testing::ScratchFolder kScratch("ddpsim-sweep-bands-test");
 
-// A small MLP over NICs of default efficiency: each point simulates in milliseconds, and its
-// defaulted inputs (network efficiency, NCCL latencies, roofline efficiency...) give a band.
-const char* kScenario = R"(name: mlp-bands
-cluster:
-  nodes: 1
-  gpus_per_node: 4
-  gpu: v100-sxm2-16gb
-  intra_node: {kind: nvswitch, bandwidth: 150GB/s, latency: 1us}
-  pcie: 16GB/s
-  nic: {count: 1, bandwidth: 25Gbps, latency: 5us}
-model: {name: mlp, layers: [1024, 4096, 4096, 10]}
-training: {batch_per_gpu: 32, iterations: 2, warmup: 1}
-sweep:
-  cluster.nodes: [1, 2, 4]
-)";
+// ResNet-50 on DGX A100 nodes whose NVLink, NIC and compute efficiencies are defaults with
+// ranges to draw, swept over one to four nodes (each run tens of milliseconds).
+const char* kScenario = DDPSIM_SOURCE_DIR "/scenarios/default.yaml";
+const std::vector<std::string> kSweep = {"--sweep", "cluster.nodes=1,2,4", "--set",
+                                         "training.iterations=3"};
 
 testing::Exited ddpsim(std::vector<std::string> args) {
   args.insert(args.begin(), DDPSIM_BINARY);
@@ -45,6 +35,7 @@ CsvTable sweep(const std::string& scenario, const std::string& out,
                std::vector<std::string> extra) {
   std::vector<std::string> args = {"sweep",         scenario,       "-o",  out,
                                    "--no-baseline", "--trace-gpus", "none"};
+  args.insert(args.end(), kSweep.begin(), kSweep.end());
   args.insert(args.end(), extra.begin(), extra.end());
   const testing::Exited run = ddpsim(args);
   EXPECT_EQ(run.exit_code, 0) << run.err;
@@ -62,11 +53,9 @@ class SweepBands : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = kScratch.fresh(::testing::UnitTest::GetInstance()->current_test_info()->name());
-    scenario_ = (dir_ / "s.yaml").string();
-    std::ofstream(scenario_) << kScenario;
   }
   std::filesystem::path dir_;
-  std::string scenario_;
+  const std::string scenario_ = kScenario;
 };
 
 TEST_F(SweepBands, ColumnsAreOrderedBandsOfTheSameDrawsAsSimulate) {
@@ -86,8 +75,9 @@ TEST_F(SweepBands, ColumnsAreOrderedBandsOfTheSameDrawsAsSimulate) {
   // The point at 2 nodes has the band simulate --uncertainty gives that scenario: the same
   // design (common random numbers), to the last bit.
   const std::string out = (dir_ / "simulate").string();
-  const testing::Exited one = ddpsim({"simulate", scenario_, "--set", "cluster.nodes=2", "-o", out,
-                                      "--no-baseline", "--uncertainty", "8"});
+  const testing::Exited one =
+      ddpsim({"simulate", scenario_, "--set", "cluster.nodes=2", "--set", "training.iterations=3",
+              "-o", out, "--no-baseline", "--uncertainty", "8"});
   ASSERT_EQ(one.exit_code, 0) << one.err;
   const nlohmann::json u = nlohmann::json::parse(testing::read_text(out + "/results.json"))
                                .at("result")
@@ -136,9 +126,9 @@ TEST_F(SweepBands, TheTimeEstimateCountsTheDraws) {
   for (int c = 1; c <= 10; ++c) caps += (c > 1 ? "," : "") + std::to_string(c) + "MiB";
   auto estimate_minutes = [&](const char* draws) {
     const testing::Exited run =
-        ddpsim({"sweep", DDPSIM_SOURCE_DIR "/scenarios/default.yaml", "--sweep",
-                "training.batch_per_gpu=" + batches, "--sweep", "sync.bucket_cap=" + caps, "-j",
-                "1", "--uncertainty", draws, "-o", (dir_ / "long").string()});
+        ddpsim({"sweep", kScenario, "--sweep", "training.batch_per_gpu=" + batches, "--sweep",
+                "sync.bucket_cap=" + caps, "-j", "1", "--uncertainty", draws, "-o",
+                (dir_ / "long").string()});
     EXPECT_EQ(run.exit_code, 2) << run.err;
     std::smatch m;
     EXPECT_TRUE(std::regex_search(run.err, m, std::regex("2000 points, about (\\d+) min of wall")))
