@@ -130,6 +130,27 @@ TEST(Uncertainty, FullyStatedScenarioHasZeroWidthBand) {
   EXPECT_TRUE(r.influences.empty());
 }
 
+// Draws run without link metering (draw_runner.cpp): an observer of the flows, so every figure a
+// band is made of is the same to the bit, on a multi-node all-reduce and a parameter server.
+TEST(Uncertainty, DrawsWithoutLinkMeteringGiveTheSameFigures) {
+  for (const std::vector<std::string>& set :
+       {std::vector<std::string>{"cluster.nodes=4"},
+        std::vector<std::string>{"cluster.nodes=2", "sync.strategy=ps", "sync.ps.servers=2"}}) {
+    const Scenario s = load_scenario(kDefault, set);
+    SimOptions metered{TraceGpus::none(), false};
+    SimOptions bare = metered;
+    bare.measure_links = false;
+    const SimulationResult a = simulate(s, metered), b = simulate(s, bare);
+    EXPECT_EQ(a.samples_per_second, b.samples_per_second) << set.back();
+    EXPECT_EQ(a.iteration_time, b.iteration_time) << set.back();
+    EXPECT_EQ(a.exposed_comm_share, b.exposed_comm_share) << set.back();
+    EXPECT_EQ(a.comm_time, b.comm_time) << set.back();
+    EXPECT_EQ(a.breakdown.total(), b.breakdown.total()) << set.back();
+    EXPECT_FALSE(a.links.classes.empty());
+    EXPECT_TRUE(b.links.classes.empty());
+  }
+}
+
 TEST(Uncertainty, InfluencesAreOrderedAndBracketTheNominal) {
   const Scenario s = one_node();
   const std::vector<LedgerEntry> ledger = build_ledger(s);

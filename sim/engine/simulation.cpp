@@ -127,13 +127,13 @@ void summarise(const RunContext& ctx, const Model& model, int full_gpus, Simulat
   r->train_rate_per_gpu =
       step_alone > 0 ? s.training.batch_per_gpu * s.training.gradient_accumulation / step_alone : 0;
   r->data_rate_per_gpu = ctx.feed->rate_per_gpu();
-  r->links = link_usage(*ctx.meter, measured);
+  if (ctx.meter) r->links = link_usage(*ctx.meter, measured);
   r->trace = ctx.trace;
   ctx.sync->append_trace(&r->trace);
   ctx.feed->append_trace(&r->trace);
   for (int rank = 0; rank < p; ++rank)
     if (ctx.traced(rank, ctx.steps() - 1)) r->traced_gpus.push_back(rank);
-  add_trace_details(ctx, r);
+  if (ctx.meter) add_trace_details(ctx, r);
   std::stable_sort(r->trace.begin(), r->trace.end(), [](const TraceEvent& a, const TraceEvent& b) {
     return a.gpu != b.gpu ? a.gpu < b.gpu : a.start < b.start;
   });
@@ -222,9 +222,11 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
   }
   ctx.traced_ranks.assign(scenario.cluster.total_gpus(), false);
   for (int rank : traced_ranks(scenario, options.trace)) ctx.traced_ranks[rank] = true;
-  ctx.meter = std::make_unique<LinkMeter>(platform);
-  if (scenario.training.warmup == 0) ctx.meter->open_window();
-  if (scenario.training.iterations == 1) ctx.meter->keep_details_from_now();
+  if (options.measure_links) {
+    ctx.meter = std::make_unique<LinkMeter>(platform);
+    if (scenario.training.warmup == 0) ctx.meter->open_window();
+    if (scenario.training.iterations == 1) ctx.meter->keep_details_from_now();
+  }
   ctx.transport = std::make_unique<Transport>(platform, &ctx.traffic, ctx.meter.get());
   ctx.workers.resize(scenario.cluster.total_gpus());
   if (plan.compute.overlap_slowdown != 1.0)
@@ -259,7 +261,7 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
     })->daemonize();
   }
   engine.run();
-  ctx.meter->settle();
+  if (ctx.meter) ctx.meter->settle();
   if (!(simgrid::s4u::Engine::get_clock() <= kMaxSimulatedSeconds))
     throw InputError({scenario.source},
                      simulated_clock_overflow(simgrid::s4u::Engine::get_clock(), false));

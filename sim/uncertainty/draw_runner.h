@@ -2,7 +2,8 @@
 // SimGrid allows one engine per process, so each scenario runs in a child process: one at a
 // time through simulate() with jobs <= 1, else `jobs` at a time in the process pool
 // (sim/sweep/process_pool.h), each child handing its result back through a file in a private
-// temporary folder. No trace and no single-GPU baseline: draws need the headline figures only.
+// temporary folder. No trace, no link metering and no single-GPU baseline: draws need the
+// headline figures only (samples/s, iteration time, exposed communication share).
 #pragma once
 
 #include <vector>
