@@ -109,8 +109,8 @@ int bench_uncertainty(const TableFormat& format, int jobs, int draws, long long 
   if (format.text()) {
     std::printf(
         "# ddpsim bench --uncertainty: issue-25 targets, %d draws, -j %d; cpu: user + system of\n"
-        "# the command and its draws (on a busy machine the steadier figure; cpu / cores bounds\n"
-        "# an idle machine's wall time)\n",
+        "# the command and its draws (on a busy machine the steadier figure: an idle machine\n"
+        "# needs at least cpu / its cores of wall time); the verdict is the wall time's\n",
         draws, jobs);
     std::printf("# %-46s %9s %9s  %s\n", "command (--uncertainty)", "wall(s)", "cpu(s)", "target");
   }
