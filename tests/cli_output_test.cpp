@@ -195,6 +195,28 @@ TEST(CliTables, BenchPrintsJsonAndCsv) {
   EXPECT_EQ(std::stod(cells[1][6]), rows[0]["iteration_time_s"].get<double>());
 }
 
+// bench --uncertainty: the two issue-25 rows, each a real command timed with its draws' CPU
+// (a 512-GPU simulate of 2 draws and 12 tornado runs costs seconds of CPU, its parent alone a
+// tenth of one). Figures, not a timed test: the verdict is printed, not asserted.
+TEST(CliTables, BenchUncertaintyTimesSimulateAndCompareWithTheirDraws) {
+  const Exited r = ddpsim({"bench", "--uncertainty", "2", "-j", "2", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json rows = json::parse(r.out);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["command"], "simulate default.yaml at 64 nodes (512 GPUs)");
+  EXPECT_EQ(rows[0]["target_wall_s"], 10);
+  EXPECT_EQ(rows[1]["command"], "compare default.yaml, 5 strategies");
+  EXPECT_EQ(rows[1]["target_wall_s"], 60);
+  for (const json& row : rows) {
+    EXPECT_EQ(row["status"], "ok") << row;
+    EXPECT_EQ(row["draws"], 2);
+    EXPECT_GT(row["wall_s"].get<double>(), 0);
+    const std::string verdict = row["target"];
+    EXPECT_EQ(verdict.find("<= "), 0u) << verdict;
+  }
+  EXPECT_GT(rows[0]["cpu_s"].get<double>(), 1.0) << rows[0];
+}
+
 TEST(CliTables, BenchComparesSymmetricWithFull) {
   // 64 GPUs on one leaf: symmetric runs 2 of the 8 nodes; 8 GPUs (one node) cannot fold.
   const Exited r = ddpsim({"bench", "--gpus", "8,64", "--model", "alexnet", "--vs-full", "--json"});
