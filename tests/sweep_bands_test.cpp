@@ -95,8 +95,11 @@ TEST_F(SweepBands, ColumnsAreOrderedBandsOfTheSameDrawsAsSimulate) {
 TEST_F(SweepBands, SameSeedSameBytesAnotherSeedOtherBands) {
   sweep(scenario_, (dir_ / "j1").string(), {"--uncertainty", "6", "--seed", "3", "-j", "1"});
   sweep(scenario_, (dir_ / "j2").string(), {"--uncertainty", "6", "--seed", "3", "-j", "2"});
+  // -j 6 over 3 points: each point also runs 2 of its draws at a time.
+  sweep(scenario_, (dir_ / "j6").string(), {"--uncertainty", "6", "--seed", "3", "-j", "6"});
   const std::string a = testing::read_text(dir_ / "j1" / "results.csv");
   EXPECT_EQ(a, testing::read_text(dir_ / "j2" / "results.csv"));
+  EXPECT_EQ(a, testing::read_text(dir_ / "j6" / "results.csv"));
   const CsvTable seeded = parse_csv(a, "j1");
   const CsvTable other =
       sweep(scenario_, (dir_ / "seed4").string(), {"--uncertainty", "6", "--seed", "4"});

@@ -5,8 +5,8 @@
 // sweep resumes with the same command, repeating and losing nothing.
 // --uncertainty [N] [--seed S]: each point also runs N draws of its defaulted inputs, the same
 // design for every point (common random numbers, as compare's cells), and results.csv gains the
-// p10/p50/p90 columns (docs/results-csv.md). The draws of a point run inside its child, one
-// after another; -j runs points side by side.
+// p10/p50/p90 columns (docs/results-csv.md). The draws of a point run inside its child; -j runs
+// points side by side, and its share per point beyond one runs that point's draws in parallel.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -220,7 +220,6 @@ int run() {
   UncertaintyOptions draws;
   draws.samples = opts.uncertainty.samples();
   draws.seed = static_cast<uint64_t>(opts.uncertainty.seed);
-  draws.jobs = 1;            // inside the point's child; -j spreads the points
   draws.influences = false;  // N + 1 runs per point: the tornado is simulate's
   // Points with bands are other points than without (and than with other draws): their own ids.
   const std::string fingerprint =
@@ -305,6 +304,10 @@ int run() {
   std::map<size_t, std::vector<LedgerEntry>> ledgers;
   if (uncertain)
     for (size_t i : todo) ledgers.emplace(i, build_ledger(plan.points[i].scenario));
+  // -j spreads the points; what the points leave idle runs each point's draws side by side
+  // (-j 8 over 2 points: 4 draws at a time in each). The bands do not depend on it.
+  draws.jobs =
+      std::max(1, resolve_jobs(opts.jobs) / static_cast<int>(std::max<size_t>(todo.size(), 1)));
 
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
