@@ -1,7 +1,8 @@
 // Sweeps: expansion order and count, errors located at the sweep's key or value, shards, the CSV,
 // and end to end through the ddpsim binary: -j 1 and -j 2 agree byte for byte, a sweep killed
 // with SIGKILL resumes without losing or repeating a point (with bands too), and merged shards
-// equal the whole. The band columns themselves: sweep_bands_test.cpp.
+// equal the whole. The band columns themselves: sweep_bands_test.cpp. (A little over 500 lines:
+// the end-to-end runs share the spawn, CSV and resume helpers defined here.)
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
