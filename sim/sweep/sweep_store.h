@@ -2,7 +2,8 @@
 //   sweep.json               what was swept (scenario, axes, point ids, shard): read by merge and
 //                            by the report script
 //   results.csv              results_csv.h; rewritten whole, atomically, as points finish
-//   points/<id>.json         one point: overrides, resolved scenario, full result and its
+//   points/<id>.json         one point: overrides, resolved scenario, full result (with
+//                            --uncertainty its bands, result.uncertainty) and its
 //                            provenance (ddpsim version, commit, digests of the files read),
 //                            written atomically by the process that simulated it. This is the
 //                            record a resumed sweep trusts: a point is done when its file is
