@@ -278,7 +278,7 @@ int run() {
     if (const auto& point = recorded.at(p.id)) {
       rows[p.point.index] =
           results_csv_row(p.key(plan.spec), p.scenario, point->result, point->provenance,
-                          point->bands ? &*point->bands : nullptr);
+                          uncertain ? &*point->bands : nullptr);
       ++already;
     }
   }
@@ -347,7 +347,7 @@ int run() {
           if (result) {
             rows[same.point.index] =
                 results_csv_row(same.key(plan.spec), same.scenario, result->result,
-                                result->provenance, result->bands ? &*result->bands : nullptr);
+                                result->provenance, uncertain ? &*result->bands : nullptr);
             line = describe_done(same, *result, outcome.wall_seconds);
           } else {
             const std::string error =
