@@ -1,4 +1,7 @@
 // The `compute:` section: how long forward and backward take on one GPU.
+#include <memory>
+#include <utility>
+
 #include "sim/profile/profile_match.h"
 #include "sim/profile/profile_yaml.h"
 #include "sim/scenario/scenario_sections.h"
@@ -40,15 +43,16 @@ void parse_compute(const YamlValue& value, YamlContext* context, Scenario* scena
   if (c.mode == ComputeMode::kProfile && c.profile.empty()) {
     compute.require("profile", "mode profile reads per-layer times from a calibration profile");
   }
-  // The profile is read here, at the edge, to check it describes this GPU and precision: a
-  // missing precision is refused rather than replaced by other rates; another device is a
-  // warning (profile_match.h).
+  // The profile is read here, at the edge, once: the cost model and the ledger use the typed
+  // value. It is checked to describe this GPU and precision: a missing precision is refused
+  // rather than replaced by other rates; another device is a warning (profile_match.h).
   if (c.mode == ComputeMode::kProfile && profile) {
-    const CalibrationProfile measured = load_profile(c.profile);
+    auto measured = std::make_shared<const CalibrationProfile>(load_profile(c.profile));
     const Precision precision = scenario->training.precision;
-    const std::string missing = profile_precision_missing(measured, precision);
+    const std::string missing = profile_precision_missing(*measured, precision);
     if (!missing.empty()) fail(*profile, missing);
-    c.profile_mismatch = profile_mismatch(measured, scenario->cluster.gpu, precision);
+    c.profile_mismatch = profile_mismatch(*measured, scenario->cluster.gpu, precision);
+    c.measured_profile = std::move(measured);
   }
 }
 
