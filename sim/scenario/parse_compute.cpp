@@ -17,7 +17,6 @@ void parse_compute(const YamlValue& value, YamlContext* context, Scenario* scena
   if (auto v = compute.get("mode")) c.mode = as_enum<ComputeMode>(*v);
   if (auto v = compute.get("efficiency")) c.efficiency = as_real(*v, 0, true, 1);
   if (auto v = compute.get("memory_efficiency")) c.memory_efficiency = as_real(*v, 0, true, 1);
-  c.efficiency_stated = compute.has("efficiency") || compute.has("memory_efficiency");
   std::optional<YamlValue> step_time = compute.get("step_time");
   std::optional<YamlValue> samples_per_second = compute.get("samples_per_second");
   if (step_time && samples_per_second) {

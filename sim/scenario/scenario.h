@@ -293,7 +293,6 @@ struct ComputeSpec {
   // on another device, or its layers timed at another precision; sim/profile/profile_match.h),
   // filled by the loader; "" when device and precision match. A warning, and a wider range.
   std::string profile_mismatch;
-  bool efficiency_stated = false;  // compute.efficiency / memory_efficiency written, not defaults
   double memory_efficiency = 0.8;  // roofline: achieved fraction of HBM bandwidth (streaming
                                    // kernels: norms, activations, optimizer)
   double step_time = 0;            // measured: one single-GPU iteration (fwd+bwd+optimizer), s
