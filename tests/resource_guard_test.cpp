@@ -9,9 +9,11 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "sim/cost/resource_estimate.h"
 #include "sim/model/model_zoo.h"
@@ -122,9 +124,9 @@ TEST(ResourceGuard, SlowChunkedRingIsRefusedSuggestingFlowMode) {
 }
 
 TEST(ResourceGuard, MoreMemoryThanTheMachineHasIsRefused) {
-  const std::string message = refusal(load({"cluster.nodes=64"}), {32000, 40e6, 0});
+  const std::string message = refusal(load({"cluster.nodes=64"}), {32000, 20e6, 0});
   EXPECT_NE(message.find("of memory needed (512 GPUs"), std::string::npos) << message;
-  EXPECT_NE(message.find("more than the 38 MiB of this machine"), std::string::npos) << message;
+  EXPECT_NE(message.find("more than the 19 MiB of this machine"), std::string::npos) << message;
 }
 
 TEST(ResourceGuard, ThisMachinesLimitsComeFromTheKernel) {
@@ -304,7 +306,7 @@ TEST(ResourceEstimate, ShardedRunsCountTheirAllGathersAndReduceScatters) {
 // zero1's).
 TEST(ResourceEstimate, ShardedEstimatesFollowTheirFormulaAt64And512Gpus) {
   const std::string llama = kSourceDir + "/scenarios/llama2-7b-64xh100.yaml";
-  constexpr double kBase = 32.0 * 1024 * 1024, kPerGpu = 12.0 * 1024, kPerActor = 8.0 * 1024;
+  constexpr double kBase = 22.0 * 1024 * 1024, kPerGpu = 12.0 * 1024, kPerActor = 8.0 * 1024;
   constexpr double kPerMessage = 256, kPerCall = 1024;
   for (const char* sharding : {"zero1", "zero2", "zero3", "fsdp-hybrid"}) {
     for (int nodes : {8, 64}) {
@@ -337,6 +339,20 @@ TEST(ResourceEstimate, ShardedEstimatesFollowTheirFormulaAt64And512Gpus) {
       EXPECT_DOUBLE_EQ(e.events_per_step, messages + sleeps + compute);
       EXPECT_DOUBLE_EQ(e.memory_bytes, kBase + kPerGpu * p + kPerActor * actors +
                                            kPerMessage * p * edges + kPerCall * calls * p);
+      // Issue 27: within 2x of the peak RSS measured for these runs (docs/scale.md, "Resource
+      // guard"; MiB): the simulation alone in `ddpsim bench`'s forked child, and the whole
+      // `ddpsim simulate` process (libraries, results.json and trace.json).
+      const std::map<std::string, std::pair<double, double>> measured = {
+          {"zero1 64", {43.5, 96.3}},       {"zero1 512", {272.3, 471.8}},
+          {"zero2 64", {43.5, 96.6}},       {"zero2 512", {272.5, 471.5}},
+          {"zero3 64", {18.1, 49.5}},       {"zero3 512", {68.5, 134.8}},
+          {"fsdp-hybrid 64", {17.7, 52.4}}, {"fsdp-hybrid 512", {65.1, 156.4}}};
+      const auto [bench, simulate] =
+          measured.at(std::string(sharding) + " " + std::to_string(nodes * 8));
+      for (double mib : {bench, simulate}) {
+        EXPECT_LE(e.memory_bytes, 2 * mib * 1024 * 1024) << mib << " MiB measured";
+        EXPECT_GE(e.memory_bytes, 0.5 * mib * 1024 * 1024) << mib << " MiB measured";
+      }
     }
   }
 }

@@ -23,7 +23,11 @@ constexpr double kPlatformSecondsPerGpu2 = 3.0e-9;
 // max-min solver's shared components grow with the platform).
 constexpr double kSecondsPerEventSmall = 2.5e-6;
 constexpr double kSecondsPerEventPerDoubling = 1.0e-6;  // per doubling of the GPUs above 128
-constexpr double kBaseMemoryBytes = 32.0 * 1024 * 1024;
+// What a run holds before its first GPU (libraries, the scenario, the model, SimGrid's engine):
+// peak RSS of a one-GPU run 11.0 MiB in a forked child (`ddpsim bench`, sweep points), 35.2 MiB
+// as `ddpsim simulate` with its output; 22 MiB is within 2x of both (docs/scale.md, "Resource
+// guard": every sharded estimate then within 2x of both measurements at 64 and 512 GPUs).
+constexpr double kBaseMemoryBytes = 22.0 * 1024 * 1024;
 constexpr double kMemoryPerGpu = 12.0 * 1024;      // hosts, links, routes, per-rank state
 constexpr double kMemoryPerActor = 8.0 * 1024;     // resident part of its stack + context
 constexpr double kMemoryPerInFlightMessage = 256;  // a pending comm and its mailbox entry
