@@ -5,10 +5,13 @@
 // a zoo model, and results.csv's sharding/checkpointing/gradient columns.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/scenario/gpu_aliases.h"
@@ -138,6 +141,41 @@ TEST(GpuNames, NvidiaSmiNamesAreAliasesOfOnePresetEach) {
             ddpsim::find_gpu_preset("h100-sxm-80gb"));
   EXPECT_EQ(ddpsim::find_gpu_preset_or_alias("NVIDIA H100 NVL"), nullptr);
   EXPECT_EQ(ddpsim::find_gpu_preset_or_alias("NVIDIA A100 80GB PCIe"), nullptr);
+}
+
+// docs/cli.md's table of nvidia-smi names is the code's table (gpu_aliases.cpp), row for row,
+// and `ddpsim gpus` lists every alias beside its preset, as text, JSON and CSV.
+TEST(GpuNames, TheDocsAndDdpsimGpusListTheAliasTable) {
+  std::vector<std::pair<std::string, std::string>> code, docs;
+  for (const ddpsim::GpuAlias& a : ddpsim::gpu_aliases()) code.emplace_back(a.name, a.preset);
+  const std::string cli = read_text(kSource + "/docs/cli.md");
+  const size_t section = cli.find("## GPU names as `nvidia-smi` prints them");
+  ASSERT_NE(section, std::string::npos);
+  const std::string rest = cli.substr(section);
+  // Rows: | `NVIDIA H200` (the SXM board) | `h200-sxm-141gb` |
+  const std::regex row(R"(\n\| `([^`]+)`[^|]*\| `([^`]+)` \|)");
+  for (std::sregex_iterator m(rest.begin(), rest.begin() + rest.find("\n## ", 1), row), end;
+       m != end; ++m)
+    docs.emplace_back((*m)[1], (*m)[2]);
+  EXPECT_EQ(docs, code);
+
+  const Exited text = ddpsim({"gpus"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  const size_t names = text.out.find("nvidia-smi names");
+  ASSERT_NE(names, std::string::npos) << text.out;
+  for (const auto& [name, preset] : code) {
+    std::string line = "\n  " + name;
+    line.resize(std::max(line.size(), size_t{31}), ' ');  // the name column is 28 wide
+    EXPECT_NE(text.out.find(line + " " + preset + "\n", names), std::string::npos)
+        << name << " -> " << preset;
+  }
+  const nlohmann::json rows = nlohmann::json::parse(ddpsim({"gpus", "--json"}).out);
+  std::set<std::pair<std::string, std::string>> listed;
+  for (const nlohmann::json& r : rows)
+    if (!r["nvidia_smi_name"].get<std::string>().empty())
+      listed.emplace(r["nvidia_smi_name"].get<std::string>(), r["gpu"].get<std::string>());
+  EXPECT_EQ(listed, std::set(code.begin(), code.end()));  // one alias per preset today
+  EXPECT_NE(ddpsim({"gpus", "--csv"}).out.find(",NVIDIA H100 80GB HBM3\n"), std::string::npos);
 }
 
 TEST(GpuNames, TheBinaryRunsAnAliasAsItsPreset) {

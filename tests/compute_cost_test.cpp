@@ -4,12 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "sim/model/model_zoo.h"
 #include "sim/profile/profile_yaml.h"
 #include "sim/scenario/scenario_loader.h"
+#include "sim/uncertainty/ledger.h"
 
 namespace ddpsim {
 namespace {
@@ -119,11 +121,11 @@ TEST(ComputeCost, HigherEfficiencyIsNeverSlower) {
   }
 }
 
-TEST(ComputeCost, ProfileLayersAreUsedAsMeasuredAndTheRestByTheProfileRoofline) {
-  const Scenario base = parse_scenario_text(kMlp, "t.yaml");
-  const Model m = build(base);
+// A profile that timed the first layer of the MLP at batch 256, fp16: 1 ms forward, 2.5 ms
+// backward.
+CalibrationProfile first_layer_profile(const Model& m, const std::string& device) {
   CalibrationProfile profile;
-  profile.device.name = "test GPU";
+  profile.device.name = device;
   ModelRun run;
   run.model = "mlp";
   run.batch = 256;
@@ -135,6 +137,13 @@ TEST(ComputeCost, ProfileLayersAreUsedAsMeasuredAndTheRestByTheProfileRoofline) 
   first.bwd = {2.5e-3, 2.5e-3, 2.5e-3, 5};
   run.layers.push_back(first);
   profile.runs.push_back(run);
+  return profile;
+}
+
+TEST(ComputeCost, ProfileLayersAreUsedAsMeasuredAndTheRestByTheProfileRoofline) {
+  const Scenario base = parse_scenario_text(kMlp, "t.yaml");
+  const Model m = build(base);
+  const CalibrationProfile profile = first_layer_profile(m, "test GPU");
   const std::string path = ::testing::TempDir() + "/ddpsim_compute_profile.yaml";
   write_profile(profile, path);
 
@@ -153,16 +162,22 @@ TEST(ComputeCost, ProfileLayersAreUsedAsMeasuredAndTheRestByTheProfileRoofline) 
   std::remove(path.c_str());
 }
 
+// A GEMM of 1 ms alone that takes `slowdown` ms beside an all-reduce.
+OverlapInterference gemm_slowed_by(double slowdown) {
+  OverlapInterference overlap;
+  overlap.gemm_alone = {1.0e-3, 1.0e-3, 1.0e-3, 5};
+  const double t = slowdown * 1e-3;
+  overlap.gemm_with_allreduce = RepeatStats{t, t, t, 5};
+  return overlap;
+}
+
 TEST(ComputeCost, OverlapSlowdownComesFromTheProfileUnlessTheScenarioGivesIt) {
   const Scenario base = parse_scenario_text(kMlp, "t.yaml");
   const Model m = build(base);
   EXPECT_EQ(plan_compute(base, m).overlap_slowdown, 1.0);  // roofline, nothing measured
   CalibrationProfile profile;
   profile.device.name = "test GPU";
-  OverlapInterference overlap;
-  overlap.gemm_alone = {1.0e-3, 1.0e-3, 1.0e-3, 5};
-  overlap.gemm_with_allreduce = RepeatStats{1.2e-3, 1.2e-3, 1.2e-3, 5};
-  profile.overlap = overlap;
+  profile.overlap = gemm_slowed_by(1.2);
   const std::string path = ::testing::TempDir() + "/ddpsim_overlap_profile.yaml";
   write_profile(profile, path);
   const std::vector<std::string> mode = {"compute.mode=profile", "compute.profile=" + path};
@@ -174,6 +189,67 @@ TEST(ComputeCost, OverlapSlowdownComesFromTheProfileUnlessTheScenarioGivesIt) {
   const ComputePlan chosen = plan_compute(parse_scenario_text(kMlp, "t.yaml", given), m);
   EXPECT_DOUBLE_EQ(chosen.overlap_slowdown, 1.05);
   EXPECT_EQ(chosen.overlap_source, "compute.overlap_slowdown");
+  std::remove(path.c_str());
+}
+
+// The profile is parsed once, by the loader, into the typed scenario: the cost model and the
+// assumption ledger use that value, so a profile changed or removed after loading changes
+// nothing, and every copy of the scenario (sweep points, uncertainty draws) shares it.
+TEST(ComputeCost, TheProfileIsReadOnceAtLoadNotByTheCostModel) {
+  const Scenario base = parse_scenario_text(kMlp, "t.yaml");
+  const Model m = build(base);
+  // The scenario's GPU: no mismatch.
+  CalibrationProfile profile = first_layer_profile(m, "NVIDIA A100-SXM4-40GB");
+  profile.overlap = gemm_slowed_by(1.3);
+  const std::string path = ::testing::TempDir() + "/ddpsim_read_once_profile.yaml";
+  write_profile(profile, path);
+  // Two GPUs: compute overlaps NCCL, so the ledger has the overlap row.
+  const Scenario s = parse_scenario_text(
+      kMlp, "t.yaml",
+      {"compute.mode=profile", "compute.profile=" + path, "cluster.gpus_per_node=2",
+       "cluster.intra_node={kind: nvswitch, bandwidth: 300GB/s, latency: 1us}"});
+  ASSERT_NE(s.compute.measured_profile, nullptr);
+  EXPECT_EQ(s.compute.measured_profile->device.name, "NVIDIA A100-SXM4-40GB");
+  ASSERT_EQ(std::remove(path.c_str()), 0);  // gone: nothing may read it again
+
+  const Scenario copy = s;  // as a sweep point or an uncertainty draw copies it
+  EXPECT_EQ(copy.compute.measured_profile, s.compute.measured_profile);
+  const ComputePlan plan = plan_compute(copy, m);
+  EXPECT_DOUBLE_EQ(plan.layers[0].forward, 1e-3);
+  EXPECT_DOUBLE_EQ(plan.layers[0].backward, 2.5e-3);
+  EXPECT_DOUBLE_EQ(plan.overlap_slowdown, 1.3);
+  bool from_profile = false;
+  for (const LedgerEntry& e : build_ledger(copy)) {
+    if (std::string(e.row->key) != "compute.overlap_slowdown") continue;
+    from_profile = true;
+    EXPECT_EQ(e.source, InputSource::kMeasured);
+    EXPECT_DOUBLE_EQ(e.value, 1.3);
+    EXPECT_EQ(e.file, s.compute.profile);
+    EXPECT_EQ(e.device, "NVIDIA A100-SXM4-40GB");
+  }
+  EXPECT_TRUE(from_profile);
+  // Roofline and measured modes hold no profile.
+  EXPECT_EQ(base.compute.measured_profile, nullptr);
+}
+
+// A broken profile is the user's mistake, refused when the scenario loads, at its line.
+TEST(ComputeCost, ABrokenProfileIsRefusedAtLoadWithItsLine) {
+  const std::string path = ::testing::TempDir() + "/ddpsim_broken_profile.yaml";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("format: 1\ndevice: {name: x}\nrunz: []\n", f);
+    std::fclose(f);
+  }
+  try {
+    parse_scenario_text(kMlp, "t.yaml", {"compute.mode=profile", "compute.profile=" + path});
+    ADD_FAILURE() << "a broken profile was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::filesystem::path(e.where().file).filename(), "ddpsim_broken_profile.yaml");
+    EXPECT_EQ(e.where().line, 3);
+    EXPECT_EQ(e.where().column, 1);
+    EXPECT_NE(e.message().find("unknown key 'runz'"), std::string::npos) << e.message();
+  }
   std::remove(path.c_str());
 }
 

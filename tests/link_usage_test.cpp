@@ -276,7 +276,7 @@ TEST(LinkUsage, AnOversubscribedLeafUplinkIsNamedAsTheBottleneck) {
       "leaf uplinks " + std::to_string(static_cast<int>(std::lround(100 * top.utilisation))) +
       " % busy";
   EXPECT_EQ(r.bottleneck_link, expected);
-  const std::string summary = format_summary(s, model_of(s), r);
+  const std::string summary = format_summary(s, model_of(s), r, build_ledger(s));
   EXPECT_NE(summary.find("bottleneck      communication-bound (" + expected + ")"),
             std::string::npos)
       << summary;
@@ -340,7 +340,7 @@ TEST(LinkUsage, AStoreBoundRunNamesTheSharedStoreWithTheBytesItServed) {
   }
   EXPECT_GT(comm, 0);
   EXPECT_GT(reads, 0);
-  const std::string summary = format_summary(s, model_of(s), r);
+  const std::string summary = format_summary(s, model_of(s), r, build_ledger(s));
   EXPECT_NE(
       summary.find("busiest links   storage tx " + fmt::format("{:.1f} %", 100 * top.utilisation)),
       std::string::npos)

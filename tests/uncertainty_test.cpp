@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "sim/engine/simulation.h"
 #include "sim/scenario/scenario_loader.h"
@@ -92,6 +94,48 @@ TEST(RankCorrelation, MonotoneIsOneReversedIsMinusOneConstantIsZero) {
   EXPECT_DOUBLE_EQ(rank_correlation(x, std::vector<double>(x.size(), 2.0)), 0.0);
   // Ranks 0..4 against 1,0,3,2,4: sum of squared rank differences 4, rho = 1 - 6*4/(5*24) = 0.8.
   EXPECT_NEAR(rank_correlation({0, 1, 2, 3, 4}, {1, 0, 3, 2, 4}), 0.8, 1e-12);
+}
+
+// The summary's `compute` line names the efficiencies' source as the ledger (result.assumptions)
+// does: default.yaml lists compute.efficiency under `assumed:`, so both are defaults there;
+// without `assumed:` its compute.efficiency is stated and memory_efficiency still a default.
+TEST(Ledger, TheSummarysComputeLineSaysWhatTheLedgerSays) {
+  auto run = [](const std::string& dir, const std::string& sets) {
+    const std::string out = (scratch.root() / dir).string();
+    const std::string cmd = "'" + std::string(DDPSIM_BINARY) + "' simulate '" + kDefault +
+                            "' --set cluster.nodes=1 --no-baseline " + sets + " -o '" + out + "'";
+    const ddpsim::testing::ShellRun r = ddpsim::testing::run_shell(cmd);
+    EXPECT_EQ(r.code, 0) << cmd << "\n" << r.output;
+    const size_t at = r.output.find("compute     ");
+    EXPECT_NE(at, std::string::npos) << r.output;
+    const std::string line = r.output.substr(at, r.output.find('\n', at) - at);
+    const nlohmann::json results =
+        nlohmann::json::parse(ddpsim::testing::read_text(scratch.root() / dir / "results.json"));
+    std::map<std::string, std::string> source;
+    for (const nlohmann::json& e : results["result"]["assumptions"])
+      source[e["key"].get<std::string>()] = e["source"].get<std::string>();
+    return std::make_pair(line, source);
+  };
+  struct Case {
+    const char* dir;
+    const char* sets;
+    const char *efficiency, *memory_efficiency;  // the ledger's sources
+    const char* line;
+  };
+  const char* kLine = "compute     roofline at 45 % of peak FLOP/s, 80 % of HBM bandwidth ";
+  for (const Case& c : {
+           Case{"line-assumed", "", "default", "default", "(defaults, not measured)"},
+           Case{"line-stated", "--set 'assumed=[]'", "scenario", "default",
+                "(compute.efficiency stated in the scenario, compute.memory_efficiency a "
+                "default)"},
+           Case{"line-both", "--set 'assumed=[]' --set compute.memory_efficiency=0.8", "scenario",
+                "scenario", "(stated in the scenario)"},
+       }) {
+    const auto [line, ledger] = run(c.dir, c.sets);
+    EXPECT_EQ(ledger.at("compute.efficiency"), c.efficiency) << c.dir;
+    EXPECT_EQ(ledger.at("compute.memory_efficiency"), c.memory_efficiency) << c.dir;
+    EXPECT_EQ(line, kLine + std::string(c.line));
+  }
 }
 
 TEST(LatinHypercube, EveryStratumHoldsOnePointPerColumn) {

@@ -115,7 +115,7 @@ int run() {
   if (opts.json) {
     std::printf("%s\n", doc.dump(2).c_str());
   } else {
-    std::printf("%s", format_summary(scenario, model, result, bands).c_str());
+    std::printf("%s", format_summary(scenario, model, result, ledger, bands).c_str());
     if (uncertain) {
       std::printf(
           "uncertainty     p10-p90 over %d draws of %d defaulted input%s (seed %lld); "

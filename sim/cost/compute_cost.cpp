@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 
-#include "sim/profile/profile_yaml.h"
+#include "sim/profile/calibration_profile.h"
 
 namespace ddpsim {
 namespace {
@@ -47,7 +48,9 @@ LayerTime roofline_layer(const Layer& layer, double batch, double act, const Dev
 // roofline at the profile's measured ceilings and per-kind efficiency; the optimizer as measured
 // when the profile timed it for this model, else streamed at the measured HBM bandwidth.
 void apply_profile(const Scenario& scenario, const Model& model, ComputePlan* plan) {
-  const CalibrationProfile profile = load_profile(scenario.compute.profile);
+  if (!scenario.compute.measured_profile)
+    throw std::logic_error("compute.mode profile without the profile the loader reads");
+  const CalibrationProfile& profile = *scenario.compute.measured_profile;
   const GpuSpec& gpu = scenario.cluster.gpu;
   const Precision precision = scenario.training.precision;
   const double batch = scenario.training.batch_per_gpu;

@@ -23,7 +23,11 @@ constexpr double kPlatformSecondsPerGpu2 = 3.0e-9;
 // max-min solver's shared components grow with the platform).
 constexpr double kSecondsPerEventSmall = 2.5e-6;
 constexpr double kSecondsPerEventPerDoubling = 1.0e-6;  // per doubling of the GPUs above 128
-constexpr double kBaseMemoryBytes = 32.0 * 1024 * 1024;
+// What a run holds before its first GPU (libraries, the scenario, the model, SimGrid's engine):
+// peak RSS of a one-GPU run 11.0 MiB in a forked child (`ddpsim bench`, sweep points), 35.2 MiB
+// as `ddpsim simulate` with its output; 22 MiB is within 2x of both (docs/scale.md, "Resource
+// guard": every sharded estimate then within 2x of both measurements at 64 and 512 GPUs).
+constexpr double kBaseMemoryBytes = 22.0 * 1024 * 1024;
 constexpr double kMemoryPerGpu = 12.0 * 1024;      // hosts, links, routes, per-rank state
 constexpr double kMemoryPerActor = 8.0 * 1024;     // resident part of its stack + context
 constexpr double kMemoryPerInFlightMessage = 256;  // a pending comm and its mailbox entry
@@ -127,6 +131,45 @@ SyncCost parameter_server_cost(const Scenario& s, double bucket_bytes) {
   return cost;
 }
 
+// A sharded step's collectives (sharded_worker.cpp), counted once for every use in the estimate
+// (messages, sleeps, one call's flows in flight, queued calls). zero1: a reduce-scatter per
+// bucket on the last micro-batch and an all-gather per bucket after the update; zero2
+// reduce-scatters every micro-batch; zero3 and fsdp-hybrid gather every unit in forward and
+// backward and reduce-scatter it every micro-batch (fsdp-hybrid then all-reduces the shard across
+// nodes). ZeRO-2/3 and FSDP issue theirs one micro-batch at a time, so at most one micro-batch's
+// calls are queued at once; ZeRO-1's are all in its last micro-batch.
+struct ShardedCalls {
+  double per_rank = 0;   // calls per rank and optimizer step; 0 without sharding
+  double issued_in = 1;  // micro-batches they are spread over (queued at once: per_rank / this)
+};
+
+ShardedCalls sharded_calls(const Scenario& s, const IterationPlan& plan) {
+  const double buckets = static_cast<double>(plan.buckets.size());
+  const double units = static_cast<double>(plan.units.size());
+  const double micro = s.training.gradient_accumulation;
+  ShardedCalls calls;
+  switch (s.sync.sharding.strategy) {
+    case Sharding::kZero1:
+      calls.per_rank = 2 * buckets;
+      break;
+    case Sharding::kZero2:
+      calls.per_rank = (micro + 1) * buckets;
+      calls.issued_in = micro;
+      break;
+    case Sharding::kZero3:
+      calls.per_rank = 3 * units * micro;
+      calls.issued_in = micro;
+      break;
+    case Sharding::kHybrid:
+      calls.per_rank = 4 * units * micro;
+      calls.issued_in = micro;
+      break;
+    case Sharding::kNone:
+      break;
+  }
+  return calls;
+}
+
 // 1234567 -> "1,234,567" (no locale: the C++ locales present differ between machines).
 std::string with_commas(double value) {
   std::string digits = fmt::format("{:.0f}", std::max(0.0, value));
@@ -176,38 +219,16 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
   e.actors = per_gpu * e.gpus + extra + 1;  // + a --max-wall watchdog
 
   // Messages: every bucket is synchronised once per optimizer step (local SGD: once per period).
-  double messages = 0, sleeps = 0, sharded_calls = 0;
+  double messages = 0, sleeps = 0;
   const double micro = s.training.gradient_accumulation;
+  const ShardedCalls sharded = sharded_calls(s, plan);
   if (s.sync.sharding.strategy != Sharding::kNone) {
-    // Sharded (sharded_worker.cpp): every call is a flow-mode ring of one flow per edge and rank
-    // (world, node or rail) and a latency sleep per rank. zero1: a reduce-scatter per bucket on
-    // the last micro-batch and an all-gather per bucket after the update; zero2 reduce-scatters
-    // every micro-batch; zero3 and fsdp-hybrid gather every unit in forward and backward and
-    // reduce-scatter it every micro-batch (fsdp-hybrid then all-reduces the shard across nodes).
-    const double buckets = static_cast<double>(plan.buckets.size());
-    const double units = static_cast<double>(plan.units.size());
-    double calls = 0;
-    switch (s.sync.sharding.strategy) {
-      case Sharding::kZero1:
-        calls = 2 * buckets;
-        break;
-      case Sharding::kZero2:
-        calls = (micro + 1) * buckets;
-        break;
-      case Sharding::kZero3:
-        calls = 3 * units * micro;
-        break;
-      case Sharding::kHybrid:
-        calls = 4 * units * micro;
-        break;
-      case Sharding::kNone:
-        break;
-    }
+    // Sharded: every call is a flow-mode ring of one flow per edge and rank (world, node or rail)
+    // and a latency sleep per rank.
     const double edges = ring_edges_per_rank(c, channels_of(c, s.sync.channels));
-    messages = calls * p * edges;
-    sleeps = calls * p;
+    messages = sharded.per_rank * p * edges;
+    sleeps = sharded.per_rank * p;
     e.sync_cost = "sharded, flow mode: one flow per ring edge per all-gather and reduce-scatter";
-    sharded_calls = calls * p;
   }
   for (const Bucket& bucket : plan.buckets) {
     if (s.sync.sharding.strategy != Sharding::kNone) break;
@@ -252,18 +273,13 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
   // The largest bucket's messages can all be in flight at once (chunked: one step's worth).
   double in_flight = 0;
   if (!plan.buckets.empty()) {
-    // Sharded: one gather or reduce-scatter at a time per stream (sharded_calls counts them all).
-    const double per_call = sharded_calls > 0 ? messages / (sharded_calls / p)
-                                              : messages / std::max(1.0, buckets);
+    // Sharded: one gather or reduce-scatter at a time per stream.
+    const double per_call =
+        sharded.per_rank > 0 ? messages / sharded.per_rank : messages / std::max(1.0, buckets);
     in_flight =
         s.sync.mode == CollectiveMode::kChunked ? per_call / std::max(1.0, 2 * (p - 1)) : per_call;
   }
-  // Queued sharded calls: ZeRO-2/3 and FSDP issue theirs one micro-batch at a time, so at most
-  // one micro-batch's calls are alive at once (ZeRO-1's are all in its last micro-batch).
-  const Sharding sharding = s.sync.sharding.strategy;
-  const bool per_micro = sharding == Sharding::kZero2 || sharding == Sharding::kZero3 ||
-                         sharding == Sharding::kHybrid;
-  const double live_calls = per_micro ? sharded_calls / micro : sharded_calls;
+  const double live_calls = sharded.per_rank * p / sharded.issued_in;  // queued, all ranks
   e.memory_bytes = kBaseMemoryBytes + kMemoryPerGpu * p + kMemoryPerActor * e.actors +
                    kMemoryPerInFlightMessage * in_flight + kMemoryPerShardedCall * live_calls;
   return e;

@@ -49,7 +49,16 @@ double optimizer_time(const Trace& t, const Step& s, const Clock& clock) {
   return sum;
 }
 
-double step_duration(const Step& s, const Clock& clock) { return clock.span(s.start, s.end); }
+// One step's layer times and totals appended to `out`, with the step's duration and optimizer
+// time: the tail both sources of layer times (marks, module events) share.
+void add_step(StepTimes* out, std::map<std::string, std::pair<double, double>> times,
+              double forward, double backward, const Trace& t, const Step& s, const Clock& clock) {
+  out->steps.push_back(std::move(times));
+  out->step_time.push_back(clock.span(s.start, s.end));
+  out->optimizer.push_back(optimizer_time(t, s, clock));
+  out->forward.push_back(forward);
+  out->backward.push_back(backward);
+}
 
 // ---------------------------------------------------------------- layers from ddpsim's marks
 
@@ -116,11 +125,7 @@ StepTimes from_marks(const Trace& t, const std::vector<Step>& steps, const Clock
       add_time(&times, &out.order, bwd[j].second, 0, d);
       backward += d;
     }
-    out.steps.push_back(std::move(times));
-    out.step_time.push_back(step_duration(s, clock));
-    out.optimizer.push_back(optimizer_time(t, s, clock));
-    out.forward.push_back(forward);
-    out.backward.push_back(backward);
+    add_step(&out, std::move(times), forward, backward, t, s, clock);
   }
   return out;
 }
@@ -182,11 +187,7 @@ StepTimes from_modules(const Trace& t, const std::vector<Step>& steps, const Clo
       backward_total += bwd;
     }
     if (times.empty()) continue;
-    out.steps.push_back(std::move(times));
-    out.step_time.push_back(step_duration(s, clock));
-    out.optimizer.push_back(optimizer_time(t, s, clock));
-    out.forward.push_back(forward);
-    out.backward.push_back(backward_total);
+    add_step(&out, std::move(times), forward, backward_total, t, s, clock);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
 
 #include "sim/cost/iteration_plan.h"
 #include "sim/util/units.h"
@@ -18,13 +19,42 @@ std::string pct(double part, double whole) {
 
 std::string rate(double v) { return units::format_rate(v); }
 
+const LedgerEntry* ledger_entry(const std::vector<LedgerEntry>& ledger, std::string_view key) {
+  for (const LedgerEntry& e : ledger)
+    if (e.row->key == key) return &e;
+  return nullptr;
+}
+
+// Where the two roofline efficiencies come from, as the assumption ledger has it (the one source
+// of truth, with the `assumptions` line and result.assumptions: a value under `assumed:` is a
+// default). "" where the ledger does not list them (mode measured: the measured step fixes the
+// time, the efficiencies only split it among the layers).
+std::string efficiency_source(const std::vector<LedgerEntry>& ledger) {
+  const LedgerEntry* flops = ledger_entry(ledger, "compute.efficiency");
+  const LedgerEntry* memory = ledger_entry(ledger, "compute.memory_efficiency");
+  if (!flops || !memory) return "";
+  // One phrase for both when they agree.
+  auto said = [](InputSource source, bool both) {
+    switch (source) {
+      case InputSource::kMeasured:
+        return "measured";
+      case InputSource::kScenario:
+        return "stated in the scenario";
+      case InputSource::kDefault:
+        break;
+    }
+    return both ? "defaults, not measured" : "a default";
+  };
+  if (flops->source == memory->source) return fmt::format(" ({})", said(flops->source, true));
+  return fmt::format(" (compute.efficiency {}, compute.memory_efficiency {})",
+                     said(flops->source, false), said(memory->source, false));
+}
+
 // Which compute figures the prediction rests on and where they came from.
-std::string compute_line(const ComputeSpec& c) {
+std::string compute_line(const ComputeSpec& c, const std::vector<LedgerEntry>& ledger) {
   const std::string roofline =
-      fmt::format("roofline at {:.0f} % of peak FLOP/s, {:.0f} % of HBM bandwidth ({})",
-                  100 * c.efficiency, 100 * c.memory_efficiency,
-                  c.efficiency_stated ? "compute.efficiency in the scenario"
-                                      : "ddpsim's default, not measured");
+      fmt::format("roofline at {:.0f} % of peak FLOP/s, {:.0f} % of HBM bandwidth{}",
+                  100 * c.efficiency, 100 * c.memory_efficiency, efficiency_source(ledger));
   switch (c.mode) {
     case ComputeMode::kRoofline:
       return roofline;
@@ -42,7 +72,7 @@ std::string compute_line(const ComputeSpec& c) {
 }  // namespace
 
 std::string format_summary(const Scenario& s, const Model& model, const SimulationResult& r,
-                           const SummaryBands& bands) {
+                           const std::vector<LedgerEntry>& ledger, const SummaryBands& bands) {
   const ClusterSpec& c = s.cluster;
   std::string out;
   out += fmt::format("scenario    {}{}\n", s.name, s.source.empty() ? "" : " (" + s.source + ")");
@@ -85,7 +115,7 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
                              units::format_bytes(s.sync.first_bucket));
   out += fmt::format("sync        {}; {}, overlap {}\n", r.notes, comm_units,
                      s.sync.overlap ? "on" : "off");
-  out += fmt::format("compute     {}\n", compute_line(s.compute));
+  out += fmt::format("compute     {}\n", compute_line(s.compute, ledger));
   out += "\n";
   out += fmt::format("throughput      {:>12} {}/s", rate(r.samples_per_second), model.sample_unit);
   if (bands.present)

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sim/model/layer.h"
 #include "sim/results/result.h"
 #include "sim/scenario/scenario.h"
+#include "sim/uncertainty/ledger.h"
 
 namespace ddpsim {
 
@@ -19,7 +21,9 @@ struct SummaryBands {
   double exposed_p10 = 0, exposed_p90 = 0;  // shares of the iteration
 };
 
+// `ledger` (build_ledger) says where the compute efficiencies on the `compute` line come from.
 std::string format_summary(const Scenario& scenario, const Model& model,
-                           const SimulationResult& result, const SummaryBands& bands = {});
+                           const SimulationResult& result, const std::vector<LedgerEntry>& ledger,
+                           const SummaryBands& bands = {});
 
 }  // namespace ddpsim

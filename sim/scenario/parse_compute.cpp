@@ -1,4 +1,7 @@
 // The `compute:` section: how long forward and backward take on one GPU.
+#include <memory>
+#include <utility>
+
 #include "sim/profile/profile_match.h"
 #include "sim/profile/profile_yaml.h"
 #include "sim/scenario/scenario_sections.h"
@@ -14,7 +17,6 @@ void parse_compute(const YamlValue& value, YamlContext* context, Scenario* scena
   if (auto v = compute.get("mode")) c.mode = as_enum<ComputeMode>(*v);
   if (auto v = compute.get("efficiency")) c.efficiency = as_real(*v, 0, true, 1);
   if (auto v = compute.get("memory_efficiency")) c.memory_efficiency = as_real(*v, 0, true, 1);
-  c.efficiency_stated = compute.has("efficiency") || compute.has("memory_efficiency");
   std::optional<YamlValue> step_time = compute.get("step_time");
   std::optional<YamlValue> samples_per_second = compute.get("samples_per_second");
   if (step_time && samples_per_second) {
@@ -40,15 +42,16 @@ void parse_compute(const YamlValue& value, YamlContext* context, Scenario* scena
   if (c.mode == ComputeMode::kProfile && c.profile.empty()) {
     compute.require("profile", "mode profile reads per-layer times from a calibration profile");
   }
-  // The profile is read here, at the edge, to check it describes this GPU and precision: a
-  // missing precision is refused rather than replaced by other rates; another device is a
-  // warning (profile_match.h).
+  // The profile is read here, at the edge, once: the cost model and the ledger use the typed
+  // value. It is checked to describe this GPU and precision: a missing precision is refused
+  // rather than replaced by other rates; another device is a warning (profile_match.h).
   if (c.mode == ComputeMode::kProfile && profile) {
-    const CalibrationProfile measured = load_profile(c.profile);
+    auto measured = std::make_shared<const CalibrationProfile>(load_profile(c.profile));
     const Precision precision = scenario->training.precision;
-    const std::string missing = profile_precision_missing(measured, precision);
+    const std::string missing = profile_precision_missing(*measured, precision);
     if (!missing.empty()) fail(*profile, missing);
-    c.profile_mismatch = profile_mismatch(measured, scenario->cluster.gpu, precision);
+    c.profile_mismatch = profile_mismatch(*measured, scenario->cluster.gpu, precision);
+    c.measured_profile = std::move(measured);
   }
 }
 

@@ -16,6 +16,8 @@
 
 namespace ddpsim {
 
+struct CalibrationProfile;  // sim/profile/calibration_profile.h
+
 // ---------------------------------------------------------------- cluster
 
 struct GpuSpec {
@@ -291,11 +293,14 @@ struct ComputeSpec {
   // on another device, or its layers timed at another precision; sim/profile/profile_match.h),
   // filled by the loader; "" when device and precision match. A warning, and a wider range.
   std::string profile_mismatch;
-  bool efficiency_stated = false;  // compute.efficiency / memory_efficiency written, not defaults
   double memory_efficiency = 0.8;  // roofline: achieved fraction of HBM bandwidth (streaming
                                    // kernels: norms, activations, optimizer)
   double step_time = 0;            // measured: one single-GPU iteration (fwd+bwd+optimizer), s
   std::string profile;             // profile: path to a calibration profile (calibrate/)
+  // mode profile: that file, read and checked once by the loader (parse_compute.cpp); shared so
+  // that every copy of the scenario (sweep points, uncertainty draws) sees the same value and
+  // no cost model opens the file again. Null in the other modes.
+  std::shared_ptr<const CalibrationProfile> measured_profile;
   // Compute runs this many times slower while its GPU communicates (NCCL kernels share the SMs
   // and HBM). 0 = the profile's measured factor in profile mode, else 1.
   double overlap_slowdown = 0;

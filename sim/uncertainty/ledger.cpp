@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/profile/calibration_profile.h"
 #include "sim/profile/platform_file.h"
-#include "sim/profile/profile_yaml.h"
 
 namespace ddpsim {
 namespace {
@@ -53,10 +53,10 @@ bool from_alpha_beta(const Scenario& s, const AssumptionRow& row, LedgerEntry* e
 }
 
 bool from_profile(const Scenario& s, const AssumptionRow& row, LedgerEntry* e) {
-  if (s.compute.mode != ComputeMode::kProfile || s.compute.profile.empty()) return false;
+  if (s.compute.mode != ComputeMode::kProfile || !s.compute.measured_profile) return false;
   if (std::string(row.key) != "compute.overlap_slowdown") return false;
   if (s.compute.overlap_slowdown > 0) return false;  // a stated factor replaces the profile's
-  const CalibrationProfile profile = load_profile(s.compute.profile);
+  const CalibrationProfile& profile = *s.compute.measured_profile;
   if (!profile.overlap || !s.compute.profile_mismatch.empty()) return false;
   e->file = s.compute.profile;
   e->device = profile.device.name;
