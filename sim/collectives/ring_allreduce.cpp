@@ -9,9 +9,11 @@
 // data of every edge passes through every rank in a pipelined ring) and adds the analytic
 // latency: 2(p-1) * alpha with the alpha cost model, alpha being the largest message latency of
 // any ring edge; with the NCCL model, NCCL's ring latency for the protocol it picks, after
-// waiting out the protocol's bandwidth ceiling (call_cost.h). Each rank starts and waits for its
-// own out-edges (host-to-host flows, no receives); the last rank done sleeps the latency once
-// for all (LedCall), the others wake with it: the same instants as every rank sleeping.
+// waiting out the protocol's bandwidth ceiling (call_cost.h). The last rank done sleeps the
+// latency once for all (LedCall), the others wake with it: the same instants as every rank
+// sleeping. The flows stay mailbox puts matched by receives: host-to-host flows
+// (Comm::sendto_async) cost less per flow at 64 GPUs but grow with the flows in flight (2.6x
+// the CPU time of the mailbox ring at 4,096 GPUs).
 // Chunked mode: 2(p-1) steps; in each, every rank sleeps alpha, sends S/(p*C) per ring to its
 // successor and receives the same from its predecessor (chunks of rings sharing an edge travel
 // as one message). O(p^2) messages: a validation mode.
@@ -84,7 +86,7 @@ class RingAllReduce : public AllReduce {
     if (mode_ == CollectiveMode::kFlow) {
       const double start = simgrid::s4u::Engine::get_clock();
       const double volume = passes_ * (logical_p_ - 1.0) / logical_p_ * bytes;
-      send_out_flows(rank, volume / channels_);
+      exchange(rank, volume / channels_);
       // Once the last flow ended, the call's latency, slept once for all ranks.
       end_.join(tag, [this, start, bytes] {
         const double elapsed = simgrid::s4u::Engine::get_clock() - start;
@@ -114,18 +116,6 @@ class RingAllReduce : public AllReduce {
     const int exit = c * g / channels_;
     const int next_node = local == exit ? (node + 1) % pf_.spec.nodes : node;
     return next_node * g + (local + 1) % g;
-  }
-
-  // Flow mode: the rank's out-edges as host-to-host flows, waited for by the rank that started
-  // them (its in-edges are its predecessors' out-edges: no receive, no mailbox match, one
-  // activity per edge). A single actor starting or waiting for every flow of the call would pay
-  // SimGrid's per-actor activity list, O(flows) per completion.
-  void send_out_flows(int rank, double per_ring) {
-    std::vector<simgrid::s4u::CommPtr> comms;
-    comms.reserve(out_[rank].size());
-    for (const Edge& e : out_[rank])
-      comms.push_back(transport_->isend_to(pf_.gpus[rank], pf_.gpus[e.peer], per_ring * e.rings));
-    for (const simgrid::s4u::CommPtr& c : comms) c->wait();
   }
 
   // Receives from every predecessor and sends `per_ring` bytes per ring to every successor,
