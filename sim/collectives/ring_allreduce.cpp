@@ -39,6 +39,7 @@ struct Edge {
   int peer = 0;   // successor (out edges) or predecessor (in edges)
   int rings = 0;  // rings using this edge
   std::string mailbox;
+  simgrid::s4u::Mailbox* box = nullptr;  // looked up at the edge's first use
 };
 
 class RingAllReduce : public AllReduce {
@@ -118,16 +119,21 @@ class RingAllReduce : public AllReduce {
     return next_node * g + (local + 1) % g;
   }
 
+  static simgrid::s4u::Mailbox* box(Edge* e) {
+    if (e->box == nullptr) e->box = simgrid::s4u::Mailbox::by_name(e->mailbox);
+    return e->box;
+  }
+
   // Receives from every predecessor and sends `per_ring` bytes per ring to every successor,
   // after sleeping `latency` (receives are posted first: a put moves data only once matched).
   void exchange(int rank, double per_ring, double latency = 0) {
     std::vector<simgrid::s4u::CommPtr> comms;
     comms.reserve(in_[rank].size() + out_[rank].size());
-    for (const Edge& e : in_[rank]) comms.push_back(transport_->irecv(e.mailbox));
+    for (Edge& e : in_[rank]) comms.push_back(transport_->irecv(box(&e)));
     if (latency > 0) simgrid::s4u::this_actor::sleep_for(latency);
     const simgrid::s4u::Host* self = pf_.gpus[rank];
-    for (const Edge& e : out_[rank])
-      comms.push_back(transport_->isend(self, pf_.gpus[e.peer], e.mailbox, per_ring * e.rings,
+    for (Edge& e : out_[rank])
+      comms.push_back(transport_->isend(self, pf_.gpus[e.peer], box(&e), per_ring * e.rings,
                                         /*add_latency=*/false));
     simgrid::s4u::Comm::wait_all(comms);
   }
