@@ -37,6 +37,7 @@ class LedCall {
  public:
   explicit LedCall(int ranks) : ranks_(ranks) {}
 
+  // Every rank of a call passes the same tag, which no other call in progress uses.
   void join(uint64_t tag, const std::function<void()>& lead);
 
  private:
