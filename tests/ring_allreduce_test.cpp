@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/collectives/allreduce.h"
+#include "sim/collectives/collective_sync.h"
 #include "sim/collectives/traffic.h"
 #include "sim/platform/cluster_platform.h"
 #include "tests/sim_harness.h"
@@ -245,6 +246,39 @@ TEST(RingAllReduceCall, LateRankDelaysEveryoneByExactlyItsDelay) {
       expect_relative(o.first_finish[0], base + delay);
     }
   }
+}
+
+// The flow-mode ring's end of call: the last rank to join runs the lead (the latency sleep) once,
+// and every rank leaves when it returns; calls with different tags run one after another.
+TEST(LedCall, TheLastRankLeadsOnceAndEveryoneLeavesWhenTheLeadReturns) {
+  const std::vector<double> arrivals{0.0, 1.0, 3.0, 2.0};  // rank 2 joins last
+  const double lead = 5.0;
+  std::vector<double> v = run_in_engine([&]() -> std::vector<double> {
+    ClusterPlatform pf = build_cluster_platform(make_cluster(1, 4), {});
+    LedCall call(4);
+    std::vector<double> leaders, leave(8, -1);
+    for (int r = 0; r < 4; ++r)
+      sg4::Actor::create("rank" + std::to_string(r), pf.gpus[r], [&, r] {
+        for (int round = 0; round < 2; ++round) {
+          sg4::this_actor::sleep_for(arrivals[r]);
+          call.join(7 + round, [&] {
+            leaders.push_back(r);
+            sg4::this_actor::sleep_for(lead);
+          });
+          leave[round * 4 + r] = sg4::Engine::get_clock();
+        }
+      });
+    sg4::Engine::get_instance()->run();
+    leave.insert(leave.end(), leaders.begin(), leaders.end());
+    return leave;
+  });
+  ASSERT_EQ(v.size(), 10u);
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_DOUBLE_EQ(v[r], 3.0 + lead) << "rank " << r;
+    EXPECT_DOUBLE_EQ(v[4 + r], 2 * (3.0 + lead)) << "rank " << r;
+  }
+  EXPECT_EQ(v[8], 2.0);  // one lead per call, by the rank that joined last
+  EXPECT_EQ(v[9], 2.0);
 }
 
 TEST(RingAllReduceCall, BackToBackCallsRunOneAfterAnotherPerRank) {

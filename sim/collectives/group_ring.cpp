@@ -51,8 +51,9 @@ double GroupRings::phase(int rank, uint64_t tag, double bytes, int latency_steps
   const double start = simgrid::s4u::Engine::get_clock();
   const ClusterPlatform& pf = transport_->platform();
   std::vector<simgrid::s4u::CommPtr> comms;
-  comms.push_back(transport_->irecv(in_box_[rank]));
-  comms.push_back(transport_->isend(pf.gpus[rank], pf.gpus[successor_[rank]], out_box_[rank], bytes,
+  comms.push_back(transport_->irecv(mailbox(&in_mb_, in_box_, rank)));
+  comms.push_back(transport_->isend(pf.gpus[rank], pf.gpus[successor_[rank]],
+                                    mailbox(&out_mb_, out_box_, rank), bytes,
                                     /*add_latency=*/false));
   simgrid::s4u::Comm::wait_all(comms);
   end_[g]->arrive_and_wait(tag);
@@ -60,6 +61,14 @@ double GroupRings::phase(int rank, uint64_t tag, double bytes, int latency_steps
   if (latency_steps > 0 && alpha_[g] > 0)
     simgrid::s4u::this_actor::sleep_for(latency_steps * alpha_[g]);
   return elapsed;
+}
+
+simgrid::s4u::Mailbox* GroupRings::mailbox(std::vector<simgrid::s4u::Mailbox*>* cache,
+                                           const std::vector<std::string>& names, int rank) {
+  if (cache->empty()) cache->assign(names.size(), nullptr);
+  simgrid::s4u::Mailbox*& box = (*cache)[rank];
+  if (box == nullptr) box = simgrid::s4u::Mailbox::by_name(names[rank]);
+  return box;
 }
 
 std::vector<std::vector<int>> GroupRings::nodes(const ClusterPlatform& pf) {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <simgrid/s4u.hpp>
 #include <string>
 #include <vector>
 
@@ -44,8 +45,13 @@ class GroupRings {
   Transport* transport_;
   std::vector<std::vector<int>> groups_;
   std::vector<int> group_of_, successor_;
+  // A rank's mailbox, looked up by name at its first use (names: out_box_ or in_box_).
+  static simgrid::s4u::Mailbox* mailbox(std::vector<simgrid::s4u::Mailbox*>* cache,
+                                        const std::vector<std::string>& names, int rank);
+
   std::vector<std::string> out_box_, in_box_;  // per rank
-  std::vector<double> alpha_;                  // per group
+  std::vector<simgrid::s4u::Mailbox*> out_mb_, in_mb_;
+  std::vector<double> alpha_;  // per group
   std::vector<std::unique_ptr<CallBarrier>> start_, end_;
 };
 

@@ -144,15 +144,26 @@ void LinkMeter::finish(const Flow& flow, double start, double end) {
   const double to = std::max(from, closed_ ? std::min(end, end_) : end);
   if (bytes <= 0 && to <= from) return;
   const bool detailed = end >= details_from_;
-  const std::vector<const simgrid::s4u::Link*> route =
-      flow.link != nullptr ? std::vector<const simgrid::s4u::Link*>{flow.link}
-                           : expected_route(platform_, flow.from, flow.to);
-  for (const simgrid::s4u::Link* link : route) {
-    LinkTotals& t = totals_[catalogue_.index.at(link)];
+  auto add = [&](size_t index) {
+    LinkTotals& t = totals_[index];
     t.flow_bytes += bytes;
     t.add_busy(from, to);
     if (detailed) t.recent.push_back({from, to, bytes});
+  };
+  if (flow.link != nullptr) {
+    add(catalogue_.index.at(flow.link));
+    return;
   }
+  for (size_t index : route_indices(flow.from, flow.to)) add(index);
+}
+
+const std::vector<size_t>& LinkMeter::route_indices(const simgrid::s4u::Host* from,
+                                                    const simgrid::s4u::Host* to) {
+  auto [it, fresh] = routes_.try_emplace({from, to});
+  if (fresh)
+    for (const simgrid::s4u::Link* link : expected_route(platform_, from, to))
+      it->second.push_back(catalogue_.index.at(link));
+  return it->second;
 }
 
 }  // namespace ddpsim

@@ -97,11 +97,21 @@ class LinkMeter {
   void track(Flow flow);
   void finish(const Flow& flow, double start, double end);
   double moved(const Flow& flow) const;
+  // The catalogue indices of the links of from -> to, computed once per pair: a flow's end is
+  // the hot path of a large run (every ring edge of every call).
+  const std::vector<size_t>& route_indices(const simgrid::s4u::Host* from,
+                                           const simgrid::s4u::Host* to);
 
   const ClusterPlatform& platform_;
   LinkCatalogue catalogue_;
   std::vector<LinkTotals> totals_;
   std::unordered_map<const void*, Flow> flows_;  // by the comm's kernel activity (both sides)
+  struct PairHash {
+    size_t operator()(const std::pair<const void*, const void*>& k) const {
+      return std::hash<const void*>()(k.first) * 31 + std::hash<const void*>()(k.second);
+    }
+  };
+  std::unordered_map<std::pair<const void*, const void*>, std::vector<size_t>, PairHash> routes_;
   bool opened_ = false, closed_ = false;
   double start_ = 0, end_ = 0;
   double details_from_ = std::numeric_limits<double>::infinity();

@@ -9,7 +9,11 @@
 // data of every edge passes through every rank in a pipelined ring) and adds the analytic
 // latency: 2(p-1) * alpha with the alpha cost model, alpha being the largest message latency of
 // any ring edge; with the NCCL model, NCCL's ring latency for the protocol it picks, after
-// waiting out the protocol's bandwidth ceiling (call_cost.h).
+// waiting out the protocol's bandwidth ceiling (call_cost.h). The last rank done sleeps the
+// latency once for all (LedCall), the others wake with it: the same instants as every rank
+// sleeping. The flows stay mailbox puts matched by receives: host-to-host flows
+// (Comm::sendto_async) cost less per flow at 64 GPUs but grow with the flows in flight (2.6x
+// the CPU time of the mailbox ring at 4,096 GPUs).
 // Chunked mode: 2(p-1) steps; in each, every rank sleeps alpha, sends S/(p*C) per ring to its
 // successor and receives the same from its predecessor (chunks of rings sharing an edge travel
 // as one message). O(p^2) messages: a validation mode.
@@ -35,6 +39,7 @@ struct Edge {
   int peer = 0;   // successor (out edges) or predecessor (in edges)
   int rings = 0;  // rings using this edge
   std::string mailbox;
+  simgrid::s4u::Mailbox* box = nullptr;  // looked up at the edge's first use
 };
 
 class RingAllReduce : public AllReduce {
@@ -83,9 +88,11 @@ class RingAllReduce : public AllReduce {
       const double start = simgrid::s4u::Engine::get_clock();
       const double volume = passes_ * (logical_p_ - 1.0) / logical_p_ * bytes;
       exchange(rank, volume / channels_);
-      end_.arrive_and_wait(tag);
-      const double elapsed = simgrid::s4u::Engine::get_clock() - start;
-      simgrid::s4u::this_actor::sleep_for(cost_->after_flows(bytes, elapsed));
+      // Once the last flow ended, the call's latency, slept once for all ranks.
+      end_.join(tag, [this, start, bytes] {
+        const double elapsed = simgrid::s4u::Engine::get_clock() - start;
+        simgrid::s4u::this_actor::sleep_for(cost_->after_flows(bytes, elapsed));
+      });
     } else {
       const double chunk = bytes / (static_cast<double>(p_) * channels_);
       for (int step = 0; step < passes_ * (p_ - 1); ++step) exchange(rank, chunk, alpha_);
@@ -112,16 +119,21 @@ class RingAllReduce : public AllReduce {
     return next_node * g + (local + 1) % g;
   }
 
+  static simgrid::s4u::Mailbox* box(Edge* e) {
+    if (e->box == nullptr) e->box = simgrid::s4u::Mailbox::by_name(e->mailbox);
+    return e->box;
+  }
+
   // Receives from every predecessor and sends `per_ring` bytes per ring to every successor,
   // after sleeping `latency` (receives are posted first: a put moves data only once matched).
   void exchange(int rank, double per_ring, double latency = 0) {
     std::vector<simgrid::s4u::CommPtr> comms;
     comms.reserve(in_[rank].size() + out_[rank].size());
-    for (const Edge& e : in_[rank]) comms.push_back(transport_->irecv(e.mailbox));
+    for (Edge& e : in_[rank]) comms.push_back(transport_->irecv(box(&e)));
     if (latency > 0) simgrid::s4u::this_actor::sleep_for(latency);
     const simgrid::s4u::Host* self = pf_.gpus[rank];
-    for (const Edge& e : out_[rank])
-      comms.push_back(transport_->isend(self, pf_.gpus[e.peer], e.mailbox, per_ring * e.rings,
+    for (Edge& e : out_[rank])
+      comms.push_back(transport_->isend(self, pf_.gpus[e.peer], box(&e), per_ring * e.rings,
                                         /*add_latency=*/false));
     simgrid::s4u::Comm::wait_all(comms);
   }
@@ -136,7 +148,7 @@ class RingAllReduce : public AllReduce {
   double alpha_ = 0;
   std::unique_ptr<CallCost> cost_;
   CallBarrier start_;
-  CallBarrier end_;
+  LedCall end_;  // flow mode
   std::vector<std::vector<Edge>> out_;
   std::vector<std::vector<Edge>> in_;
 };

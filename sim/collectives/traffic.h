@@ -34,8 +34,15 @@ class Transport {
   // alpha itself (flow-mode collectives add one analytic latency term per call).
   simgrid::s4u::CommPtr isend(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to,
                               const std::string& mailbox, double bytes, bool add_latency = true);
+  // The same on a mailbox looked up once by the caller (Mailbox::by_name searches every
+  // mailbox of the run by its name: hot for a ring's flows).
+  simgrid::s4u::CommPtr isend(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to,
+                              simgrid::s4u::Mailbox* mailbox, double bytes,
+                              bool add_latency = true);
   // takes_detached: the mailbox carries only send_detached puts, and this receive takes one.
   simgrid::s4u::CommPtr irecv(const std::string& mailbox, bool takes_detached = false);
+  // A receive on a mailbox looked up once by the caller, not carrying detached puts.
+  simgrid::s4u::CommPtr irecv(simgrid::s4u::Mailbox* mailbox);
   // A detached put (it moves on after its sender ends; the receiver gets it whenever it looks):
   // counted like isend, no alpha. Its receives must say takes_detached: a detached put has no
   // handle, so the link meter follows the receive it pairs with (mailboxes match in order).

@@ -20,15 +20,24 @@ Transport::Transport(const ClusterPlatform& platform, TrafficCounters* counters,
 
 simgrid::s4u::CommPtr Transport::isend(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to,
                                        const std::string& mailbox, double bytes, bool add_latency) {
+  return isend(from, to, simgrid::s4u::Mailbox::by_name(mailbox), bytes, add_latency);
+}
+
+simgrid::s4u::CommPtr Transport::isend(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to,
+                                       simgrid::s4u::Mailbox* mailbox, double bytes,
+                                       bool add_latency) {
   if (add_latency) {
     const double alpha = message_latency(platform_, from, to);
     if (alpha > 0) simgrid::s4u::this_actor::sleep_for(alpha);
   }
   count(from, to, bytes);
-  simgrid::s4u::CommPtr comm =
-      simgrid::s4u::Mailbox::by_name(mailbox)->put_async(&payload_token, whole_bytes(bytes));
+  simgrid::s4u::CommPtr comm = mailbox->put_async(&payload_token, whole_bytes(bytes));
   if (meter_) meter_->add_flow(comm, from, to, bytes);
   return comm;
+}
+
+simgrid::s4u::CommPtr Transport::irecv(simgrid::s4u::Mailbox* mailbox) {
+  return mailbox->get_async<void>(&receive_sink);
 }
 
 void Transport::send_detached(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to,

@@ -78,7 +78,9 @@ class ShardedWorker {
         }
       }
       const double start = now();
-      for (const Done& d : reductions_) ShardedSync::wait(d);
+      // A FIFO finishes its calls in the order they were issued (reduce-scatters are done in
+      // that order on the FIFO across nodes too): the last one done means all are.
+      if (!reductions_.empty()) ShardedSync::wait(reductions_.back());
       book_wait(ctx_, rank_, step, step, start, "wait for gradients (reduce-scatter)");
       compute(ctx_, rank_, step, plan_.compute.optimizer * slow_, &sum().optimizer,
               "optimizer (shard)");
@@ -218,7 +220,7 @@ class ShardedWorker {
           rank_, Op::kAllGather, plan_.buckets[b].bytes / s_.sync.gradient_bytes * width_, step_,
           static_cast<int>(b), "all-gather parameters " + std::to_string(b)));
     const double start = now();
-    for (const Done& d : gathers) ShardedSync::wait(d);
+    if (!gathers.empty()) ShardedSync::wait(gathers.back());  // done in issue order (FIFO)
     book_wait(ctx_, rank_, step_, -1, start, "wait for updated parameters (all-gather)");
   }
 
