@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <simgrid/s4u.hpp>
 #include <unordered_map>
 
@@ -22,6 +23,28 @@ class CallBarrier {
  private:
   struct Call {
     simgrid::s4u::BarrierPtr barrier;
+    int still_inside = 0;
+  };
+  int ranks_;
+  std::unordered_map<uint64_t, Call> calls_;  // actors run one at a time: no lock needed
+};
+
+// A call run by one actor for all its ranks (flow-mode rings): the last rank to join runs `lead`
+// (it starts every rank's flows, waits for them and sleeps the call's latency) while the others
+// wait; all return once `lead` returned. The same instants as every rank joining a CallBarrier,
+// sending its own flows, joining a second one and sleeping, with one blocking wait per rank
+// instead of six simcalls and two comm objects per flow: the cost per call is the flows' and
+// one wake-up per rank.
+class LedCall {
+ public:
+  explicit LedCall(int ranks) : ranks_(ranks) {}
+
+  void join(uint64_t tag, const std::function<void()>& lead);
+
+ private:
+  struct Call {
+    simgrid::s4u::BarrierPtr done;
+    int joined = 0;
     int still_inside = 0;
   };
   int ranks_;

@@ -49,7 +49,7 @@ class RingAllReduce : public AllReduce {
         logical_p_(pf_.logical_nodes * pf_.spec.gpus_per_node),
         channels_(ring_channel_count(pf_.spec, channels)),
         start_(p_),
-        end_(p_),
+        call_(p_),
         out_(p_),
         in_(p_) {
     static int instances = 0;
@@ -60,6 +60,7 @@ class RingAllReduce : public AllReduce {
       for (const auto& [next, rings] : rings_to) {
         const std::string box = prefix + std::to_string(r) + ">" + std::to_string(next);
         out_[r].push_back(Edge{next, rings, box});
+        ++edges_;
         in_[next].push_back(Edge{r, rings, box});
         alpha_ = std::max(alpha_, message_latency(pf_, pf_.gpus[r], pf_.gpus[next]));
       }
@@ -78,18 +79,13 @@ class RingAllReduce : public AllReduce {
 
   void run(int rank, uint64_t tag, double bytes) override {
     if (p_ == 1 || bytes <= 0) return;
-    start_.arrive_and_wait(tag);
     if (mode_ == CollectiveMode::kFlow) {
-      const double start = simgrid::s4u::Engine::get_clock();
-      const double volume = passes_ * (logical_p_ - 1.0) / logical_p_ * bytes;
-      exchange(rank, volume / channels_);
-      end_.arrive_and_wait(tag);
-      const double elapsed = simgrid::s4u::Engine::get_clock() - start;
-      simgrid::s4u::this_actor::sleep_for(cost_->after_flows(bytes, elapsed));
-    } else {
-      const double chunk = bytes / (static_cast<double>(p_) * channels_);
-      for (int step = 0; step < passes_ * (p_ - 1); ++step) exchange(rank, chunk, alpha_);
+      call_.join(tag, [this, bytes] { lead(bytes); });
+      return;
     }
+    start_.arrive_and_wait(tag);
+    const double chunk = bytes / (static_cast<double>(p_) * channels_);
+    for (int step = 0; step < passes_ * (p_ - 1); ++step) exchange(rank, chunk, alpha_);
   }
 
   std::string name() const override { return "ring"; }
@@ -110,6 +106,21 @@ class RingAllReduce : public AllReduce {
     const int exit = c * g / channels_;
     const int next_node = local == exit ? (node + 1) % pf_.spec.nodes : node;
     return next_node * g + (local + 1) % g;
+  }
+
+  // Flow mode, run by the call's last rank for all: every edge's flow, the wait for the slowest
+  // and the call's latency.
+  void lead(double bytes) {
+    const double start = simgrid::s4u::Engine::get_clock();
+    const double per_ring = passes_ * (logical_p_ - 1.0) / logical_p_ * bytes / channels_;
+    std::vector<simgrid::s4u::CommPtr> comms;
+    comms.reserve(edges_);
+    for (int r = 0; r < p_; ++r)
+      for (const Edge& e : out_[r])
+        comms.push_back(transport_->isend_to(pf_.gpus[r], pf_.gpus[e.peer], per_ring * e.rings));
+    for (const simgrid::s4u::CommPtr& c : comms) c->wait();
+    const double elapsed = simgrid::s4u::Engine::get_clock() - start;
+    simgrid::s4u::this_actor::sleep_for(cost_->after_flows(bytes, elapsed));
   }
 
   // Receives from every predecessor and sends `per_ring` bytes per ring to every successor,
@@ -135,8 +146,9 @@ class RingAllReduce : public AllReduce {
   int channels_;
   double alpha_ = 0;
   std::unique_ptr<CallCost> cost_;
-  CallBarrier start_;
-  CallBarrier end_;
+  CallBarrier start_;  // chunked mode
+  LedCall call_;       // flow mode
+  size_t edges_ = 0;
   std::vector<std::vector<Edge>> out_;
   std::vector<std::vector<Edge>> in_;
 };

@@ -158,9 +158,10 @@ AlphaBetaFile load_alpha_beta_file(const std::string& path) {
 
 std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> load_alpha_beta_table(
     const std::string& path) {
+  const AlphaBetaFile file =
+      load_alpha_beta_file(path);  // (a temporary would not outlive the loop)
   std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> tables;
-  for (const auto& [algorithm, sweep] :
-       load_alpha_beta_file(path).sweeps.at(CollectiveOp::kAllReduce))
+  for (const auto& [algorithm, sweep] : file.sweeps.at(CollectiveOp::kAllReduce))
     tables[algorithm] = sweep.fit;
   return tables;
 }
