@@ -136,17 +136,22 @@ TEST(PlatformFile, EveryLinkParameterNamesAClusterField) {
   EXPECT_EQ(link_parameter(&c, "cluster.nic.count"), nullptr);
 }
 
-TEST(PlatformFile, AScenarioUsesItThroughClusterCalibration) {
-  const fs::path dir = kScratch.fresh("scenario");
-  std::ofstream(dir / "p.yaml") << "format: 1\nparameters:\n"
-                                   "  - {parameter: cluster.nic.bandwidth, value: 21.5GB/s}\n"
-                                   "  - {parameter: cluster.nic.latency, value: 3.5us}\n";
-  const Scenario s = parse_scenario_text(
+// 4 nodes of 8 A100s whose cluster.calibration is `dir`/p.yaml.
+Scenario calibrated_scenario(const fs::path& dir) {
+  return parse_scenario_text(
       "cluster:\n  nodes: 4\n  gpus_per_node: 8\n  gpu: a100-sxm-80gb\n"
       "  intra_node: {kind: nvswitch, bandwidth: 230GB/s}\n  pcie: 24GB/s\n"
       "  nic: {count: 4, bandwidth: 200Gbps, latency: 1us}\n  calibration: p.yaml\n"
       "model: {name: resnet50}\n",
       (dir / "s.yaml").string());
+}
+
+TEST(PlatformFile, AScenarioUsesItThroughClusterCalibration) {
+  const fs::path dir = kScratch.fresh("scenario");
+  std::ofstream(dir / "p.yaml") << "format: 1\nparameters:\n"
+                                   "  - {parameter: cluster.nic.bandwidth, value: 21.5GB/s}\n"
+                                   "  - {parameter: cluster.nic.latency, value: 3.5us}\n";
+  const Scenario s = calibrated_scenario(dir);
   EXPECT_EQ(s.cluster.nic.bandwidth, 21.5e9);
   EXPECT_EQ(s.cluster.nic.latency, 3.5e-6);
   EXPECT_EQ(s.cluster.intra_node.bandwidth, 230e9);  // not in the file: the scenario's
@@ -164,12 +169,7 @@ TEST(PlatformFile, IsReadOnceAtLoadAndTheLedgerUsesTheTypedValue) {
                                    "     device: \"NVIDIA A100-SXM4-80GB\"}\n"
                                    "  - {parameter: cluster.intra_node.bandwidth, value: 200GB/s,\n"
                                    "     device: \"NVIDIA A100 80GB\"}\n";
-  const Scenario s = parse_scenario_text(
-      "cluster:\n  nodes: 4\n  gpus_per_node: 8\n  gpu: a100-sxm-80gb\n"
-      "  intra_node: {kind: nvswitch, bandwidth: 230GB/s}\n  pcie: 24GB/s\n"
-      "  nic: {count: 4, bandwidth: 200Gbps, latency: 1us}\n  calibration: p.yaml\n"
-      "model: {name: resnet50}\n",
-      (dir / "s.yaml").string());
+  const Scenario s = calibrated_scenario(dir);
   ASSERT_NE(s.cluster.fitted_platform, nullptr);
   ASSERT_EQ(s.cluster.fitted_platform->parameters.size(), 2u);
   ASSERT_TRUE(fs::remove(dir / "p.yaml"));  // gone: nothing may read it again
