@@ -9,7 +9,9 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "sim/engine/simulation.h"
 #include "sim/profile/profile_yaml.h"
+#include "sim/scenario/scenario_loader.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {
@@ -105,6 +107,101 @@ TEST(GpuFamily, NamesFromLogsAndPresetsMeetOnTheChip) {
 // ---------------------------------------------------------------- through the binary
 
 const testing::ScratchFolder kScratch("ddpsim-alpha-beta-use-test");
+
+// ---------------------------------------------------------------- read once, by the loader
+
+// A scenario of 2 nodes x 8 GPUs whose all-reduce is the table at `table`.
+std::string table_scenario(int nodes) {
+  return "cluster:\n"
+         "  nodes: " +
+         std::to_string(nodes) +
+         "\n"
+         "  gpus_per_node: 8\n"
+         "  gpu: a100-sxm-80gb\n"
+         "  intra_node: {kind: nvswitch, bandwidth: 230GB/s}\n"
+         "  pcie: 24GB/s\n"
+         "  nic: {count: 1, bandwidth: 100Gbps}\n"
+         "model: {name: resnet50}\n"
+         "training: {iterations: 2}\n"
+         "sync: {alpha_beta: t.yaml}\n";
+}
+
+void write_table(const fs::path& path, double beta) {
+  CalibrationProfile p;
+  CollectiveSweep t = table(16, 2, "NVIDIA A100-SXM4-80GB", 1 << 30);
+  t.fit[0].beta = beta;
+  p.collectives.push_back(t);
+  write_profile(p, path.string());
+}
+
+// The table is parsed once, by the loader, into the typed scenario: the engine builds its
+// all-reduce from that value, so a table removed after loading changes nothing, and every copy
+// of the scenario (sweep points, uncertainty draws) shares it.
+TEST(AlphaBetaTable, IsReadOnceAtLoadNotByTheEngine) {
+  const fs::path dir = kScratch.fresh("read-once");
+  write_table(dir / "t.yaml", 1e-10);
+  const Scenario s = parse_scenario_text(table_scenario(2), (dir / "s.yaml").string());
+  ASSERT_NE(s.sync.alpha_beta_file, nullptr);
+  const auto& all_reduce = s.sync.alpha_beta_file->sweeps.at(CollectiveOp::kAllReduce);
+  ASSERT_EQ(all_reduce.count(AllReduceAlgorithm::kAuto), 1u);
+  EXPECT_EQ(all_reduce.at(AllReduceAlgorithm::kAuto).fit[0].beta, 1e-10);
+  SimOptions options;
+  options.baseline = false;
+  const SimulationResult with_file = simulate(s, options);
+  ASSERT_TRUE(fs::remove(dir / "t.yaml"));  // gone: nothing may read it again
+
+  const Scenario copy = s;
+  EXPECT_EQ(copy.sync.alpha_beta_file, s.sync.alpha_beta_file);
+  const SimulationResult without_file = simulate(copy, options);
+  EXPECT_EQ(without_file.iteration_time, with_file.iteration_time);
+  EXPECT_EQ(without_file.comm_time, with_file.comm_time);
+
+  // The typed table is what the engine charges: a table 100x slower per byte, loaded the same
+  // way, makes the step longer (so the equality above is the table's, not the links').
+  write_table(dir / "t.yaml", 1e-8);
+  const Scenario slow = parse_scenario_text(table_scenario(2), (dir / "s.yaml").string());
+  EXPECT_GT(simulate(slow, options).comm_time, 10 * with_file.comm_time);
+}
+
+// A broken table is refused by the loader at its own line and column, before anything is
+// simulated: also on one GPU, where the engine would never charge a collective from it.
+TEST(AlphaBetaTable, ABrokenTableIsRefusedAtLoad) {
+  const fs::path dir = kScratch.fresh("broken");
+  std::ofstream(dir / "t.yaml") << "collectives:\n"
+                                   "  - op: all_reduce\n"
+                                   "    algorithm: ring\n"
+                                   "    gpus: 8\n"
+                                   "    fit: [ { min_bytes: 0, max_bytes: .inf, alpha: 1e-5, "
+                                   "beta: -1e-10 } ]\n";
+  for (int nodes : {1, 2}) {
+    std::string text = table_scenario(nodes);
+    if (nodes == 1) text.replace(text.find("gpus_per_node: 8"), 16, "gpus_per_node: 1");
+    try {
+      parse_scenario_text(text, (dir / "s.yaml").string());
+      ADD_FAILURE() << "a negative beta was accepted (" << nodes << " node(s))";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.where().file, (dir / "t.yaml").string());
+      EXPECT_EQ(e.where().line, 5);
+      EXPECT_GT(e.where().column, 0);
+      EXPECT_NE(std::string(e.what()).find("must be >= 0, got -1e-10"), std::string::npos)
+          << e.what();
+    }
+  }
+  // Two all_reduce tables of one algorithm on the same GPU count: ambiguous, refused at load.
+  std::ofstream(dir / "t.yaml") << "collectives:\n"
+                                   "  - {op: all_reduce, algorithm: ring, gpus: 16,\n"
+                                   "     fit: [{min_bytes: 0, max_bytes: .inf, alpha: 1e-5, "
+                                   "beta: 1e-10}]}\n"
+                                   "  - {op: all_reduce, algorithm: ring, gpus: 16,\n"
+                                   "     fit: [{min_bytes: 0, max_bytes: .inf, alpha: 2e-5, "
+                                   "beta: 1e-10}]}\n";
+  try {
+    parse_scenario_text(table_scenario(2), (dir / "s.yaml").string());
+    ADD_FAILURE() << "two ring tables on 16 GPUs were accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().to_string(), (dir / "t.yaml").string() + ":4:5") << e.what();
+  }
+}
 
 TEST(AlphaBetaUseCli, AWarningReachesTheSummaryAndResultsJson) {
   const fs::path dir = kScratch.fresh("warn");

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "sim/calibration/platform_fit.h"
@@ -13,6 +14,7 @@
 #include "sim/profile/link_parameters.h"
 #include "sim/profile/platform_file.h"
 #include "sim/scenario/scenario_loader.h"
+#include "sim/uncertainty/ledger.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {
@@ -134,22 +136,78 @@ TEST(PlatformFile, EveryLinkParameterNamesAClusterField) {
   EXPECT_EQ(link_parameter(&c, "cluster.nic.count"), nullptr);
 }
 
-TEST(PlatformFile, AScenarioUsesItThroughClusterCalibration) {
-  const fs::path dir = kScratch.fresh("scenario");
-  std::ofstream(dir / "p.yaml") << "format: 1\nparameters:\n"
-                                   "  - {parameter: cluster.nic.bandwidth, value: 21.5GB/s}\n"
-                                   "  - {parameter: cluster.nic.latency, value: 3.5us}\n";
-  const Scenario s = parse_scenario_text(
+// 4 nodes of 8 A100s whose cluster.calibration is `dir`/p.yaml.
+Scenario calibrated_scenario(const fs::path& dir) {
+  return parse_scenario_text(
       "cluster:\n  nodes: 4\n  gpus_per_node: 8\n  gpu: a100-sxm-80gb\n"
       "  intra_node: {kind: nvswitch, bandwidth: 230GB/s}\n  pcie: 24GB/s\n"
       "  nic: {count: 4, bandwidth: 200Gbps, latency: 1us}\n  calibration: p.yaml\n"
       "model: {name: resnet50}\n",
       (dir / "s.yaml").string());
+}
+
+TEST(PlatformFile, AScenarioUsesItThroughClusterCalibration) {
+  const fs::path dir = kScratch.fresh("scenario");
+  std::ofstream(dir / "p.yaml") << "format: 1\nparameters:\n"
+                                   "  - {parameter: cluster.nic.bandwidth, value: 21.5GB/s}\n"
+                                   "  - {parameter: cluster.nic.latency, value: 3.5us}\n";
+  const Scenario s = calibrated_scenario(dir);
   EXPECT_EQ(s.cluster.nic.bandwidth, 21.5e9);
   EXPECT_EQ(s.cluster.nic.latency, 3.5e-6);
   EXPECT_EQ(s.cluster.intra_node.bandwidth, 230e9);  // not in the file: the scenario's
   EXPECT_EQ(s.cluster.calibration, (dir / "p.yaml").string());
   ASSERT_EQ(s.cluster.calibration_notes.size(), 2u);
+}
+
+// The platform file is read once, by the loader, into the typed scenario: the assumption ledger
+// takes each fitted parameter's device from that value, so a file removed after loading changes
+// nothing, and every copy of the scenario (sweep points, uncertainty draws) shares it.
+TEST(PlatformFile, IsReadOnceAtLoadAndTheLedgerUsesTheTypedValue) {
+  const fs::path dir = kScratch.fresh("read-once");
+  std::ofstream(dir / "p.yaml") << "format: 1\nparameters:\n"
+                                   "  - {parameter: cluster.nic.bandwidth, value: 21.5GB/s,\n"
+                                   "     device: \"NVIDIA A100-SXM4-80GB\"}\n"
+                                   "  - {parameter: cluster.intra_node.bandwidth, value: 200GB/s,\n"
+                                   "     device: \"NVIDIA A100 80GB\"}\n";
+  const Scenario s = calibrated_scenario(dir);
+  ASSERT_NE(s.cluster.fitted_platform, nullptr);
+  ASSERT_EQ(s.cluster.fitted_platform->parameters.size(), 2u);
+  ASSERT_TRUE(fs::remove(dir / "p.yaml"));  // gone: nothing may read it again
+
+  const Scenario copy = s;  // as a sweep point or an uncertainty draw copies it
+  EXPECT_EQ(copy.cluster.fitted_platform, s.cluster.fitted_platform);
+  std::map<std::string, LedgerEntry> measured;
+  for (const LedgerEntry& e : build_ledger(copy))
+    if (e.source == InputSource::kMeasured) measured[e.row->key] = e;
+  ASSERT_EQ(measured.count("cluster.nic.bandwidth"), 1u);
+  ASSERT_EQ(measured.count("cluster.intra_node.bandwidth"), 1u);
+  const LedgerEntry& nic = measured["cluster.nic.bandwidth"];
+  EXPECT_EQ(nic.file, (dir / "p.yaml").string());
+  EXPECT_EQ(nic.device, "NVIDIA A100-SXM4-80GB");
+  EXPECT_DOUBLE_EQ(nic.value, 21.5e9);
+  EXPECT_EQ(measured["cluster.intra_node.bandwidth"].device, "NVIDIA A100 80GB");
+  EXPECT_DOUBLE_EQ(measured["cluster.intra_node.bandwidth"].value, 200e9);
+}
+
+// A broken platform file is refused by the loader at its own line and column, before anything
+// is simulated or a ledger is built.
+TEST(PlatformFile, ABrokenFileIsRefusedAtLoad) {
+  const fs::path dir = kScratch.fresh("broken");
+  std::ofstream(dir / "p.yaml") << "format: 1\nparameters:\n"
+                                   "  - {parameter: cluster.nic.bandwidth, value: 21.5GB/s}\n"
+                                   "  - {parameter: cluster.nic.bandwidth, value: 20GB/s}\n";
+  try {
+    parse_scenario_text(
+        "cluster:\n  nodes: 1\n  gpus_per_node: 1\n  gpu: a100-sxm-80gb\n"
+        "  intra_node: {kind: nvswitch, bandwidth: 230GB/s}\n  pcie: 24GB/s\n"
+        "  calibration: p.yaml\nmodel: {name: resnet50}\n",
+        (dir / "s.yaml").string());
+    ADD_FAILURE() << "a parameter given twice was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().file, (dir / "p.yaml").string());
+    EXPECT_EQ(e.where().line, 4);
+    EXPECT_GT(e.where().column, 0);
+  }
 }
 
 // ---------------------------------------------------------------- the fit, closed form

@@ -241,8 +241,8 @@ TEST(ProvenanceCli, SimulateRecordsVersionCommitAndEveryFileItReadInResultsAndTr
   for (const json& p : {results.at("provenance"), trace.at("otherData").at("provenance")}) {
     EXPECT_EQ(p.at("ddpsim_version"), binary_version().version);
     EXPECT_EQ(p.at("source_commit"), binary_version().commit);
-    // The scenario (read by the command) and the alpha-beta table (read inside the simulation
-    // process), each with the digest sha256sum gives.
+    // The scenario and the alpha-beta table (both read by the scenario loader, in that order),
+    // each with the digest sha256sum gives.
     ASSERT_EQ(p.at("inputs").size(), 2u) << p.dump();
     EXPECT_EQ(p["inputs"][0]["role"], "scenario");
     EXPECT_EQ(p["inputs"][0]["path"], (dir / "s.yaml").string());

@@ -325,7 +325,10 @@ TEST(ScenarioLoader, RelativeFilePathsAreRelativeToTheScenarioFile) {
   fs::create_directories(dir / "profiles");
   // compute.mode profile reads the profile when the scenario is loaded: the smallest valid one.
   std::ofstream(dir / "profiles" / "a100.yaml") << "format: 1\n";
-  std::ofstream(dir / "table.yaml") << "format: 1\n";
+  // sync.alpha_beta is read too: the smallest valid table, one all_reduce fit.
+  std::ofstream(dir / "table.yaml")
+      << "collectives:\n  - op: all_reduce\n    gpus: 8\n"
+         "    fit: [ { min_bytes: 0, max_bytes: .inf, alpha: 1e-5, beta: 1e-10 } ]\n";
   std::ofstream(dir / "run.yaml") << kBase
                                   << "compute: {mode: profile, profile: profiles/a100.yaml}\n"
                                   << "sync: {alpha_beta: table.yaml}\n";

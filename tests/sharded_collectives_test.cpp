@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "sim/cost/nccl_tuning.h"
 #include "sim/engine/sync_factory.h"
 #include "sim/platform/cluster_platform.h"
+#include "sim/profile/profile_yaml.h"
 #include "sim/util/input_error.h"
 #include "tests/sim_harness.h"
 
@@ -457,6 +459,8 @@ TEST(MakeCollective, AMeasuredTableAnswersWithItsOwnRowsForTheOp) {
   Scenario s;
   s.cluster = c;
   s.sync.alpha_beta_table = path;
+  s.sync.alpha_beta_file = std::make_shared<const AlphaBetaFile>(load_alpha_beta_file(path));
+  std::filesystem::remove_all(dir);  // read once, as the loader does: the engine never opens it
   Outcome o = run(c, [s](Transport* t) { return make_collective(s, t, kRS); });
   expect_relative(o.last, 2e-5 + 3e-10 * kS, 1e-12);
   expect_relative(o.sent, 7 * kS, 1e-12);
@@ -469,7 +473,6 @@ TEST(MakeCollective, AMeasuredTableAnswersWithItsOwnRowsForTheOp) {
               std::string::npos)
         << e.what();
   }
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -76,6 +76,7 @@ std::function<std::vector<double>(const ClusterSpec&, const std::vector<double>&
   Scenario links = scenario;
   links.sync.alpha_beta_table.clear();  // the fit is of the links: a table would replace them
   links.sync.alpha_beta.clear();
+  links.sync.alpha_beta_file.reset();
   return [links](const ClusterSpec& cluster, const std::vector<double>& sizes) {
     Scenario s = links;
     s.cluster = cluster;

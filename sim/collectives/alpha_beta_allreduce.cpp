@@ -1,4 +1,4 @@
-// All-reduce from a measured alpha-beta table (`sync.alpha_beta`, read by load_alpha_beta_table):
+// All-reduce from a measured alpha-beta table (`sync.alpha_beta`, read by the scenario loader):
 // once every rank has joined, each rank sleeps alpha + beta * S of the table's row for this size
 // (alpha_beta_time: the algorithm's rows, else the `auto` rows). No flow is simulated, so the
 // call does not compete with other traffic for links: the measured time already contains the

@@ -41,8 +41,11 @@ Model build_or_throw(const ModelSpec& spec) {
 // --max-wall: a daemon actor looks at the wall clock every `dt` of simulated time, adapting dt
 // so that it looks about every 10 ms of wall time (at least 16 times per single-GPU step, or
 // every thousandth of the simulated time so far), and stops every actor once the deadline has
-// passed, or once the simulated clock has overflowed (run_simulation reports that).
-void watch_wall_clock(std::chrono::steady_clock::time_point deadline, double max_dt) {
+// passed, or once the simulated clock has overflowed (run_simulation reports that, at the clock
+// of the stop in `*stopped_at`: activities left after kill_all() may still move the clock on,
+// by an amount that varied between builds of the same sources, 1e+09 s against 1.15e+09 s).
+void watch_wall_clock(std::chrono::steady_clock::time_point deadline, double max_dt,
+                      double* stopped_at) {
   using Clock = std::chrono::steady_clock;
   double dt = std::min(1e-6, max_dt);
   Clock::time_point last = Clock::now();
@@ -51,6 +54,7 @@ void watch_wall_clock(std::chrono::steady_clock::time_point deadline, double max
     const Clock::time_point now = Clock::now();
     // A clock run away is an overflow, not a deadline: the check after run() reports it.
     if (now >= deadline || simgrid::s4u::Engine::get_clock() > kMaxSimulatedSeconds) {
+      *stopped_at = simgrid::s4u::Engine::get_clock();
       simgrid::s4u::Actor::kill_all();
       return;
     }
@@ -251,20 +255,24 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
                                   else
                                     run_worker(&ctx, rank);
                                 });
+  double stopped_at = 0;  // the simulated clock when the wall-clock watcher stopped the run
   if (options.max_wall_seconds > 0) {
     const auto deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                         std::chrono::duration<double>(options.max_wall_seconds));
     const double step = plan.compute.step_time(scenario.training.gradient_accumulation);
     const double max_dt = step > 0 ? step / 16 : 1e-3;
-    simgrid::s4u::Actor::create("wall-clock", platform.gpus[0], [deadline, max_dt] {
-      watch_wall_clock(deadline, max_dt);
+    simgrid::s4u::Actor::create("wall-clock", platform.gpus[0], [deadline, max_dt, &stopped_at] {
+      watch_wall_clock(deadline, max_dt, &stopped_at);
     })->daemonize();
   }
   engine.run();
   if (ctx.meter) ctx.meter->settle();
   if (!(simgrid::s4u::Engine::get_clock() <= kMaxSimulatedSeconds))
-    throw InputError({scenario.source},
-                     simulated_clock_overflow(simgrid::s4u::Engine::get_clock(), false));
+    throw InputError(
+        {scenario.source},
+        simulated_clock_overflow(
+            stopped_at > kMaxSimulatedSeconds ? stopped_at : simgrid::s4u::Engine::get_clock(),
+            false));
 
   SimulationResult result;
   result.scenario = scenario.name;

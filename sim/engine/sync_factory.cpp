@@ -1,6 +1,7 @@
 #include "sim/engine/sync_factory.h"
 
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 
 #include "sim/cost/collective_formulas.h"
@@ -8,7 +9,7 @@
 #include "sim/engine/ps_sync.h"
 #include "sim/engine/scheduled_allreduce.h"
 #include "sim/profile/alpha_beta_use.h"
-#include "sim/profile/profile_yaml.h"
+#include "sim/profile/calibration_profile.h"
 #include "sim/scenario/enum_names.h"
 #include "sim/util/input_error.h"
 #include "sim/util/units.h"
@@ -16,10 +17,29 @@
 namespace ddpsim {
 namespace {
 
-// The measured table: given in code (sync.alpha_beta) or read from sync.alpha_beta_table.
+// The sweeps of `op` in the file sync.alpha_beta_table names, as the loader read them; empty
+// when there is no file or it times no such collective.
+const std::map<AllReduceAlgorithm, CollectiveSweep>& measured_sweeps(const Scenario& s,
+                                                                     CollectiveOp op) {
+  static const std::map<AllReduceAlgorithm, CollectiveSweep> kNone;
+  if (s.sync.alpha_beta_table.empty()) return kNone;
+  if (!s.sync.alpha_beta_file)
+    throw std::logic_error("sync.alpha_beta without the table the loader reads");
+  const auto it = s.sync.alpha_beta_file->sweeps.find(op);
+  return it == s.sync.alpha_beta_file->sweeps.end() ? kNone : it->second;
+}
+
+// The fits of those sweeps, by algorithm.
+AlphaBetaTable measured_table(const Scenario& s, CollectiveOp op) {
+  AlphaBetaTable table;
+  for (const auto& [algorithm, sweep] : measured_sweeps(s, op)) table[algorithm] = sweep.fit;
+  return table;
+}
+
+// The measured all-reduce table: given in code (sync.alpha_beta) or the loaded file's.
 AlphaBetaTable alpha_beta_table(const Scenario& s) {
   if (!s.sync.alpha_beta.empty()) return s.sync.alpha_beta;
-  return load_alpha_beta_table(s.sync.alpha_beta_table);
+  return measured_table(s, CollectiveOp::kAllReduce);
 }
 
 bool uses_alpha_beta(const Scenario& s) {
@@ -84,7 +104,7 @@ std::vector<std::string> alpha_beta_warnings(const Scenario& s,
   if (!uses_alpha_beta(s) || s.sync.alpha_beta_table.empty() ||
       s.sync.strategy == SyncStrategy::kParameterServer)
     return {};
-  const auto sweeps = load_alpha_beta_sweeps(s.sync.alpha_beta_table);
+  const auto& sweeps = measured_sweeps(s, CollectiveOp::kAllReduce);
   auto it = sweeps.find(s.sync.algorithm);
   if (it == sweeps.end()) it = sweeps.find(AllReduceAlgorithm::kAuto);
   if (it == sweeps.end()) return {};  // make_allreduce says so
@@ -138,10 +158,8 @@ std::unique_ptr<AllReduce> make_collective(const Scenario& s, Transport* transpo
                                           "communicator, not a ") +
                                   (group == CollectiveGroup::kNode ? "node" : "rail") +
                                   " group; remove sync.alpha_beta_table to simulate the links");
-    AlphaBetaTable table;
-    if (!s.sync.alpha_beta_table.empty())  // (a table given in code holds all-reduce rows only)
-      for (const auto& [algorithm, sweep] : load_alpha_beta_sweeps(s.sync.alpha_beta_table, op))
-        table[algorithm] = sweep.fit;
+    // (a table given in code holds all-reduce rows only)
+    AlphaBetaTable table = measured_table(s, op);
     if (!alpha_beta_time(table, s.sync.algorithm, 1.0))
       throw InputError(where, std::string("the alpha-beta table has no ") + collective_op_key(op) +
                                   " rows for algorithm '" + algorithm_name(s.sync.algorithm) +

@@ -20,9 +20,10 @@ std::unique_ptr<AllReduce> make_allreduce(const Scenario& scenario, Transport* t
 // model. (kAllReduce, kWorld) is make_allreduce. Reduce-scatter and all-gather: ring, tree and
 // auto all run the ring (NCCL has no tree for them), halving-doubling and hierarchical their
 // halves. kNode and kRail groups run a ring per group whatever the algorithm
-// (make_group_collective). With a measured table (sync.alpha_beta_table) a world collective takes
-// that op's rows (`op: reduce_scatter` entries), never the all_reduce rows: a table without them,
-// or any node or rail group, is an InputError. Broadcast: std::invalid_argument.
+// (make_group_collective). With a measured table (sync.alpha_beta_table, as the loader read it
+// into sync.alpha_beta_file: nothing here opens a file) a world collective takes that op's rows
+// (`op: reduce_scatter` entries), never the all_reduce rows: a table without them, or any node or
+// rail group, is an InputError. Broadcast: std::invalid_argument.
 std::unique_ptr<AllReduce> make_collective(const Scenario& s, Transport* transport, CollectiveOp op,
                                            CollectiveGroup group = CollectiveGroup::kWorld);
 std::unique_ptr<GradientSync> make_gradient_sync(RunContext* ctx);

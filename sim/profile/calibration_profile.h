@@ -147,6 +147,15 @@ struct CollectiveSweep {
   std::vector<AlphaBetaPoint> fit;
 };
 
+// The file behind `sync.alpha_beta`, read and checked once by the scenario loader
+// (load_alpha_beta_file, profile_yaml.h): for every collective it times, the sweep chosen per
+// algorithm as collective_sweeps() chooses. Always holds all_reduce sweeps; another collective
+// is absent when the file has none.
+struct AlphaBetaFile {
+  std::string source;  // the path it was read from
+  std::map<CollectiveOp, std::map<AllReduceAlgorithm, CollectiveSweep>> sweeps;
+};
+
 struct CalibrationProfile {
   std::string source;  // file it was read from ("" when built in code)
   DeviceInfo device;
@@ -179,7 +188,7 @@ std::optional<double> roofline_efficiency(const CalibrationProfile& profile, Lay
 // The all-reduce tables of the profile, keyed by algorithm (as `sync.alpha_beta` holds them).
 // Per algorithm the sweep measured on the most GPUs is used; a one-GPU sweep never is (a
 // one-rank all-reduce moves nothing between GPUs). Two usable sweeps of one algorithm with the
-// same GPU count are ambiguous: load_alpha_beta_table rejects them, this function keeps the last.
+// same GPU count are ambiguous: load_alpha_beta_file rejects them, this function keeps the last.
 std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> all_reduce_tables(
     const CalibrationProfile& profile);
 // The same choice, as the whole sweeps (samples and where they were measured).

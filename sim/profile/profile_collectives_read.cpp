@@ -112,13 +112,13 @@ using profile_yaml::parse_yaml;
 using profile_yaml::read_document;
 using profile_yaml::Reader;
 
-std::map<AllReduceAlgorithm, CollectiveSweep> load_alpha_beta_sweeps(const std::string& path,
-                                                                     CollectiveOp op) {
-  Reader r(path);
-  const YAML::Node root =
-      parse_yaml(read_input_file(path, "alpha_beta_table", "alpha-beta table"), path);
-  const CalibrationProfile p = read_document(r, root, path);
-  // Same choice as collective_sweeps(), but a tie is an error the user must resolve.
+namespace {
+
+// Same choice as collective_sweeps(), but a tie is an error the user must resolve.
+std::map<AllReduceAlgorithm, CollectiveSweep> unambiguous_sweeps(const Reader& r,
+                                                                 const YAML::Node& root,
+                                                                 const CalibrationProfile& p,
+                                                                 CollectiveOp op) {
   std::map<AllReduceAlgorithm, size_t> seen;
   for (size_t i = 0; i < p.collectives.size(); ++i) {
     const CollectiveSweep& s = p.collectives[i];
@@ -133,20 +133,36 @@ std::map<AllReduceAlgorithm, CollectiveSweep> load_alpha_beta_sweeps(const std::
   return collective_sweeps(p, op);
 }
 
-std::map<AllReduceAlgorithm, CollectiveSweep> load_alpha_beta_sweeps(const std::string& path) {
-  auto sweeps = load_alpha_beta_sweeps(path, CollectiveOp::kAllReduce);
-  if (sweeps.empty())
-    throw InputError({path, 1, 1},
-                     "no all_reduce table: expected `collectives:` with an entry "
-                     "`op: all_reduce`, `gpus` other than 1, and its `fit:` ranges (see "
-                     "scenarios/profiles/README.md)");
-  return sweeps;
+}  // namespace
+
+AlphaBetaFile load_alpha_beta_file(const std::string& path) {
+  Reader r(path);
+  const YAML::Node root =
+      parse_yaml(read_input_file(path, "alpha_beta_table", "alpha-beta table"), path);
+  const CalibrationProfile p = read_document(r, root, path);
+  AlphaBetaFile file;
+  file.source = path;
+  // all_reduce first: a file without it is refused for that before any tie of another op.
+  for (CollectiveOp op : {CollectiveOp::kAllReduce, CollectiveOp::kAllGather,
+                          CollectiveOp::kReduceScatter, CollectiveOp::kBroadcast}) {
+    auto sweeps = unambiguous_sweeps(r, root, p, op);
+    if (op == CollectiveOp::kAllReduce && sweeps.empty())
+      throw InputError({path, 1, 1},
+                       "no all_reduce table: expected `collectives:` with an entry "
+                       "`op: all_reduce`, `gpus` other than 1, and its `fit:` ranges (see "
+                       "scenarios/profiles/README.md)");
+    if (!sweeps.empty()) file.sweeps[op] = std::move(sweeps);
+  }
+  return file;
 }
 
 std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> load_alpha_beta_table(
     const std::string& path) {
+  const AlphaBetaFile file =
+      load_alpha_beta_file(path);  // (a temporary would not outlive the loop)
   std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> tables;
-  for (const auto& [algorithm, sweep] : load_alpha_beta_sweeps(path)) tables[algorithm] = sweep.fit;
+  for (const auto& [algorithm, sweep] : file.sweeps.at(CollectiveOp::kAllReduce))
+    tables[algorithm] = sweep.fit;
   return tables;
 }
 

@@ -22,17 +22,12 @@ void write_profile(const CalibrationProfile& profile, const std::string& path);
 std::string profile_to_yaml(const CalibrationProfile& profile);
 
 // The table behind `sync.alpha_beta`: a YAML file with a `collectives:` list in the profile's
-// format (a whole profile works too). Returns the fitted ranges of every all_reduce entry by
-// algorithm; see alpha_beta_time() for how the simulator evaluates them. Throws InputError when
-// the file has no all_reduce entry with a fit, or two entries for the same algorithm.
+// format (a whole profile works too), read once by the scenario loader. Throws InputError when
+// the file has no all_reduce entry with a fit, or two entries of one collective for the same
+// algorithm and GPU count; see alpha_beta_time() for how the simulator evaluates the fits.
+AlphaBetaFile load_alpha_beta_file(const std::string& path);
+// Its all_reduce fits by algorithm (as `Scenario::sync.alpha_beta` holds a table given in code).
 std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> load_alpha_beta_table(
     const std::string& path);
-// The same, as whole sweeps: their samples say which sizes were measured, and gpus, nodes,
-// device and backend where (alpha_beta_use.h checks them against a scenario).
-std::map<AllReduceAlgorithm, CollectiveSweep> load_alpha_beta_sweeps(const std::string& path);
-// The sweeps of another collective (`op:` of the entries, e.g. reduce_scatter) in such a file,
-// chosen the same way; empty, not an error, when it has none.
-std::map<AllReduceAlgorithm, CollectiveSweep> load_alpha_beta_sweeps(const std::string& path,
-                                                                     CollectiveOp op);
 
 }  // namespace ddpsim

@@ -1,6 +1,8 @@
 // The `cluster:` section: nodes, GPUs, and the links between them.
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <utility>
 
 #include "sim/cost/transport_rates.h"
 #include "sim/profile/platform_file.h"
@@ -244,11 +246,14 @@ void parse_cluster(const YamlValue& value, YamlContext* context, Scenario* scena
   if (auto v = cluster.get("cpu_cores")) c.cpu_cores_per_node = static_cast<int>(as_int(*v, 1));
   if (auto v = cluster.get("nic")) parse_nic(*v, context, &c);
   if (auto v = cluster.get("fabric")) parse_fabric(*v, context, &c);
-  // Fitted link parameters replace the specs above (profile/platform_file.h).
+  // Fitted link parameters replace the specs above (profile/platform_file.h). The file is read
+  // here, once: the ledger uses the typed value for the device each parameter was fitted on.
   if (auto v = cluster.get("calibration")) {
     c.calibration = as_existing_path(*v, *context);
-    c.calibration_notes = apply_platform_calibration(load_platform_calibration(c.calibration), &c,
-                                                     &c.calibration_warnings);
+    auto fitted =
+        std::make_shared<const PlatformCalibration>(load_platform_calibration(c.calibration));
+    c.calibration_notes = apply_platform_calibration(*fitted, &c, &c.calibration_warnings);
+    c.fitted_platform = std::move(fitted);
     if (c.intra_node.kind == IntraNodeKind::kPcie) c.intra_node.bandwidth = c.pcie_bandwidth;
   }
 }

@@ -16,7 +16,9 @@
 
 namespace ddpsim {
 
-struct CalibrationProfile;  // sim/profile/calibration_profile.h
+struct AlphaBetaFile;        // sim/profile/calibration_profile.h
+struct CalibrationProfile;   // sim/profile/calibration_profile.h
+struct PlatformCalibration;  // sim/profile/platform_file.h
 
 // ---------------------------------------------------------------- cluster
 
@@ -105,6 +107,10 @@ struct ClusterSpec {
   std::string calibration;
   std::vector<std::string> calibration_notes;
   std::vector<std::string> calibration_warnings;
+  // That file, read and checked once by the loader (parse_cluster.cpp): the assumption ledger
+  // takes each fitted parameter's device from it and never opens the file. Shared by every copy
+  // of the scenario; null when the cluster names none.
+  std::shared_ptr<const PlatformCalibration> fitted_platform;
   // Values taken as written that look mistaken (a bandwidth in bits per second that matches the
   // technology's rate in bytes per second: bits_for_bytes.h); shown with the results' warnings.
   std::vector<std::string> input_warnings;
@@ -279,7 +285,12 @@ struct SyncSpec {
   int local_sgd_period = 1;         // local SGD: average weights every K steps
   std::string alpha_beta_table;     // optional path: measured costs replace links
   SourceLocation alpha_beta_where;  // where the scenario names it (errors about its use)
-  std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> alpha_beta;  // loaded table
+  // A table given in code rather than a file (tests build one); results.json lists it.
+  std::map<AllReduceAlgorithm, std::vector<AlphaBetaPoint>> alpha_beta;
+  // The file alpha_beta_table names, read and checked once by the loader (scenario_loader.cpp):
+  // the collectives the engine builds use these sweeps and never open the file. Shared by every
+  // copy of the scenario; null when there is no file.
+  std::shared_ptr<const AlphaBetaFile> alpha_beta_file;
 };
 
 // ---------------------------------------------------------------- compute

@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 
+#include "sim/profile/profile_yaml.h"
 #include "sim/scenario/assumptions.h"
 #include "sim/scenario/overrides.h"
 #include "sim/scenario/scenario_sections.h"
@@ -164,6 +166,12 @@ Scenario parse_scenario_text(const std::string& yaml_text, const std::string& fi
   parse_training(section("training"), &context, &s);
   parse_sync(section("sync"), &context, &s);
   parse_compute(section("compute"), &context, &s);
+  // The alpha-beta table, read and checked once here (a broken table is refused at load): the
+  // engine builds its collectives from the typed value. After compute: results.json lists its
+  // inputs in the order read (scenario, platform file, model file, profile, then this table).
+  if (!s.sync.alpha_beta_table.empty())
+    s.sync.alpha_beta_file =
+        std::make_shared<const AlphaBetaFile>(load_alpha_beta_file(s.sync.alpha_beta_table));
   if (top.has("data")) parse_data(section("data"), &context, &s);
   parse_stragglers(section("stragglers"), &context, &s);
   parse_simulation(section("simulation"), &context, &s);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "sim/profile/calibration_profile.h"
 #include "sim/profile/platform_file.h"
@@ -33,8 +34,10 @@ bool from_platform_fit(const Scenario& s, const AssumptionRow& row, LedgerEntry*
   for (const std::string& note : c.calibration_notes)
     if (note.compare(0, prefix.size(), prefix) == 0) fitted = true;
   if (!fitted) return false;
+  if (!c.fitted_platform)
+    throw std::logic_error("cluster.calibration without the platform file the loader reads");
   e->file = c.calibration;
-  for (const FittedParameter& p : load_platform_calibration(c.calibration).parameters)
+  for (const FittedParameter& p : c.fitted_platform->parameters)
     if (p.parameter == row.key) e->device = p.device;
   e->why = "fitted by `ddpsim calibrate --fit-platform`";
   return true;

@@ -3,8 +3,8 @@
 // alpha-beta table or calibration profile (file, device, date); `scenario`: the user stated it;
 // `default`: a documented value with a plausible range (docs/assumptions.md). Only defaults are
 // sampled by the uncertainty draws, so a fully stated or measured scenario has a zero-width band.
-// Built at the edge, after the scenario is loaded: it may read the profile or platform file the
-// scenario names to learn the device and date they were measured on.
+// Built after the scenario is loaded, from its typed values only: the loader has read the
+// profile and platform file the scenario names (the device and date they were measured on).
 #pragma once
 
 #include <nlohmann/json.hpp>
