@@ -16,8 +16,9 @@
 // --uncertainty [N] also runs N draws of each scenario's defaulted inputs (docs/assumptions.md)
 // and reports, per group and overall, the coverage of the p10-p90 band (the share of cases whose
 // measured value lies inside it; nominal 80 %) and its median width in % of the prediction;
-// writes OUTDIR/uncertainty.csv. --min-coverage, --max-coverage and --max-width turn those into
-// an exit code.
+// writes OUTDIR/uncertainty.csv and each draw's results as OUTDIR/runs/NAME.draw-K.json (every
+// run, nominal or draw, is one task of the -j pool, largest jobs first). --min-coverage,
+// --max-coverage and --max-width turn those into an exit code.
 //
 // Exit code 0 when every non-pending scenario simulated; 1 when one failed, or when
 // --max-median / --max-case are given and exceeded; 2 for a malformed scenario or section.
