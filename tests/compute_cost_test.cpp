@@ -253,5 +253,33 @@ TEST(ComputeCost, ABrokenProfileIsRefusedAtLoadWithItsLine) {
   std::remove(path.c_str());
 }
 
+// A job of 2+ GPUs pays the data-parallel framework's per-step work: every compute time is the
+// single-GPU one times compute.framework_overhead. A lone GPU has no peer and ignores it.
+TEST(ComputeCost, FrameworkOverheadScalesEveryComputeTimeOfAMultiGpuJob) {
+  const Scenario one = parse_scenario_text(kMlp, "t.yaml", {"compute.framework_overhead=1.07"});
+  const Model m = build(one);
+  const ComputePlan plain = plan_compute(parse_scenario_text(kMlp, "t.yaml"), m);
+  const ComputePlan lone = plan_compute(one, m);
+  EXPECT_DOUBLE_EQ(lone.forward, plain.forward);
+  EXPECT_DOUBLE_EQ(lone.optimizer, plain.optimizer);
+  const ComputePlan eight =
+      plan_compute(parse_scenario_text(
+                       kMlp, "t.yaml",
+                       {"cluster.gpus_per_node=8", "cluster.intra_node.kind=nvswitch",
+                        "cluster.intra_node.bandwidth=300GB/s", "compute.framework_overhead=1.07"}),
+                   m);
+  const ComputePlan eight_plain = plan_compute(
+      parse_scenario_text(kMlp, "t.yaml",
+                          {"cluster.gpus_per_node=8", "cluster.intra_node.kind=nvswitch",
+                           "cluster.intra_node.bandwidth=300GB/s"}),
+      m);
+  EXPECT_NEAR(eight.forward, 1.07 * eight_plain.forward, 1e-15);
+  EXPECT_NEAR(eight.backward, 1.07 * eight_plain.backward, 1e-15);
+  EXPECT_NEAR(eight.optimizer, 1.07 * eight_plain.optimizer, 1e-15);
+  for (size_t l = 0; l < m.layers.size(); ++l)
+    EXPECT_NEAR(eight.layers[l].backward, 1.07 * eight_plain.layers[l].backward, 1e-15);
+  EXPECT_GT(eight_plain.forward, 0);
+}
+
 }  // namespace
 }  // namespace ddpsim

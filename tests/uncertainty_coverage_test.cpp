@@ -63,11 +63,14 @@ TEST(UncertaintyCoverage, FixedSubsetBandsCoverWithoutBeingHuge) {
   // and no more than 90 % coverage (bands that always cover are as wrong as bands that never do).
   EXPECT_LE(width, 30.0);
   EXPECT_LE(coverage, 90.0);
-  // The issue's target is 70-90 % coverage; this subset measured 27.3 % (3 of 11 cases, 8 draws,
-  // seed 1; 2026-11-28): the ranges come from public sources and were not widened to reach the
-  // target, so the bands are honestly too narrow (docs/assumptions.md, "How honest the bands
-  // are"). This floor keeps them from narrowing further; raise it as rows are added.
-  EXPECT_GE(coverage, 27.0);
+  // The issue's target is 70-90 % coverage; this subset measured 36.4 % (4 of 11 cases) with a
+  // median width of 7.0 % (8 draws, seed 1; 2026-11-28, with compute.framework_overhead's row;
+  // 27.3 % and 5.1 % before it). The ranges come from public sources and were not widened to
+  // reach the target, so the bands are honestly too narrow (docs/assumptions.md, "How honest the
+  // bands are"). These floors keep them from narrowing or covering less without notice; raise
+  // them as rows are added.
+  EXPECT_GE(coverage, 36.0);
+  EXPECT_GE(width, 6.5);
 }
 
 }  // namespace

@@ -39,7 +39,8 @@ TEST(Ledger, DefaultScenarioListsEachDefaultWithSourceAndRange) {
   // default.yaml marks its datasheet line rates and its example efficiency as assumed.
   const std::set<std::string> expected = {
       "cluster.intra_node.bandwidth", "cluster.nic.bandwidth",    "compute.efficiency",
-      "compute.memory_efficiency",    "compute.overlap_slowdown", "compute.slowest_gpu"};
+      "compute.memory_efficiency",    "compute.overlap_slowdown", "compute.slowest_gpu",
+      "compute.framework_overhead"};
   std::set<std::string> defaults;
   for (const LedgerEntry& e : ledger) {
     if (e.source != InputSource::kDefault) continue;
@@ -160,8 +161,9 @@ Scenario one_node(std::vector<std::string> extra = {}) {
 }
 
 TEST(Uncertainty, FullyStatedScenarioHasZeroWidthBand) {
-  const Scenario s = one_node({"assumed=[]", "compute.memory_efficiency=0.8",
-                               "compute.overlap_slowdown=1.1", "stragglers.kind=none"});
+  const Scenario s =
+      one_node({"assumed=[]", "compute.memory_efficiency=0.8", "compute.overlap_slowdown=1.1",
+                "stragglers.kind=none", "compute.framework_overhead=1"});
   const std::vector<LedgerEntry> ledger = build_ledger(s);
   ASSERT_EQ(defaulted_inputs(ledger), 0);
   UncertaintyOptions o;
@@ -213,7 +215,8 @@ TEST(Uncertainty, InfluencesAreOrderedAndBracketTheNominal) {
     const double lo = std::min(i.rate_low, i.rate_high), hi = std::max(i.rate_low, i.rate_high);
     EXPECT_LE(lo, nominal * (1 + 1e-9)) << key;
     EXPECT_GE(hi, nominal * (1 - 1e-9)) << key;
-    if (key == "compute.overlap_slowdown" || key == "compute.slowest_gpu")
+    if (key == "compute.overlap_slowdown" || key == "compute.slowest_gpu" ||
+        key == "compute.framework_overhead")
       EXPECT_LE(i.rate_high, i.rate_low) << key;
     else
       EXPECT_GE(i.rate_high, i.rate_low) << key;

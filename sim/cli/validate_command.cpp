@@ -16,8 +16,9 @@
 // --uncertainty [N] also runs N draws of each scenario's defaulted inputs (docs/assumptions.md)
 // and reports, per group and overall, the coverage of the p10-p90 band (the share of cases whose
 // measured value lies inside it; nominal 80 %) and its median width in % of the prediction;
-// writes OUTDIR/uncertainty.csv. --min-coverage, --max-coverage and --max-width turn those into
-// an exit code.
+// writes OUTDIR/uncertainty.csv and each draw's results as OUTDIR/runs/NAME.draw-K.json (every
+// run, nominal or draw, is one task of the -j pool, largest jobs first). --min-coverage,
+// --max-coverage and --max-width turn those into an exit code.
 //
 // Exit code 0 when every non-pending scenario simulated; 1 when one failed, or when
 // --max-median / --max-case are given and exceeded; 2 for a malformed scenario or section.
@@ -70,9 +71,9 @@ struct Options {
   double min_coverage = -1, max_coverage = -1, max_width = -1;
 } opts;
 
-// The draws' results of one scenario, beside its nominal results file.
-std::string draws_file(const std::string& run) {
-  return run.substr(0, run.size() - 5) + ".draws.json";
+// The results of one scenario's draw `k`, beside its nominal results file.
+std::string draw_file(const std::string& run, size_t k) {
+  return run.substr(0, run.size() - 5) + ".draw-" + std::to_string(k) + ".json";
 }
 
 struct BandRow {
@@ -231,31 +232,50 @@ int run() {
   }
 
   const bool uncertain = opts.uncertainty.given();
-  const int draws_per_scenario = opts.uncertainty.samples();
+  const size_t draws_per_scenario = uncertain ? opts.uncertainty.samples() : 0;
+  const std::vector<std::vector<double>> design =
+      uncertain ? uncertainty_design(static_cast<int>(draws_per_scenario), opts.uncertainty.seed)
+                : std::vector<std::vector<double>>{};
+  // Each run (a scenario's nominal one, each of its draws) is one task: the draws of a large
+  // scenario spread over the jobs instead of queueing behind each other in one process (the
+  // 128-GPU parameter-server case takes 30-40 s of CPU per run: 9 of them back to back on one
+  // core held the whole command up).
+  const size_t per_scenario = 1 + draws_per_scenario;
+  // Largest jobs first (their runs take longest), so that no long run starts last.
+  std::vector<size_t> order = runnable;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return scenarios[a].cluster.total_gpus() > scenarios[b].cluster.total_gpus();
+  });
+  std::vector<size_t> tasks;
+  for (size_t i : order)
+    for (size_t k = 0; k < per_scenario; ++k) tasks.push_back(i * per_scenario + k);
   PoolOptions pool;
   pool.jobs = resolve_jobs(opts.jobs);
   std::map<size_t, std::string> failures;
   size_t done = 0;
   run_in_processes(
-      runnable, pool,
-      [&](size_t i) {
+      tasks, pool,
+      [&](size_t task) {
+        const size_t i = task / per_scenario, k = task % per_scenario;
         SimOptions sim;
         sim.trace = TraceGpus::none();
         sim.baseline = needs_baseline(specs[i].cases);
-        const SimulationResult result = simulate(scenarios[i], sim);
-        write_file_atomic(run_file(relative(i)), result_to_json(result).dump(2) + "\n");
-        if (uncertain) {
+        const std::string run = run_file(relative(i));
+        if (k == 0) {
+          write_file_atomic(run, result_to_json(simulate(scenarios[i], sim)).dump(2) + "\n");
+        } else {
           const std::vector<LedgerEntry> ledger = build_ledger(scenarios[i]);
-          nlohmann::json draws = nlohmann::json::array();
-          for (const auto& u : uncertainty_design(draws_per_scenario, opts.uncertainty.seed))
-            draws.push_back(result_to_json(simulate(drawn_scenario(scenarios[i], ledger, u), sim)));
-          write_file_atomic(draws_file(run_file(relative(i))), draws.dump() + "\n");
+          const Scenario drawn = drawn_scenario(scenarios[i], ledger, design[k - 1]);
+          write_file_atomic(draw_file(run, k - 1),
+                            result_to_json(simulate(drawn, sim)).dump() + "\n");
         }
       },
       [&](const TaskOutcome& outcome) {
         ++done;
-        if (outcome.exit_code != 0) failures[outcome.task] = outcome.error;
-        std::fprintf(stderr, "\r[%zu/%zu] scenarios simulated", done, runnable.size());
+        const size_t i = outcome.task / per_scenario;
+        if (outcome.exit_code != 0 && !failures.count(i)) failures[i] = outcome.error;
+        std::fprintf(stderr, "\r[%zu/%zu] %s simulated", done, tasks.size(),
+                     uncertain ? "runs (nominal and draws)" : "scenarios");
       },
       [] {});
   std::fprintf(stderr, "\n");
@@ -266,8 +286,9 @@ int run() {
     SimulationResult result;
     std::vector<SimulationResult> draws;
     if (uncertain && specs[i].pending.empty() && !failures.count(i))
-      for (const auto& d : nlohmann::json::parse(read_file(draws_file(run_file(relative(i))))))
-        draws.push_back(result_from_json(d));
+      for (size_t k = 0; k < draws_per_scenario; ++k)
+        draws.push_back(result_from_json(
+            nlohmann::json::parse(read_file(draw_file(run_file(relative(i)), k)))));
     std::string failure;
     const bool pending = !specs[i].pending.empty();
     if (!pending) {

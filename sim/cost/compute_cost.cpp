@@ -186,8 +186,11 @@ ComputePlan plan_compute(const Scenario& scenario, const Model& model) {
       plan.optimizer *= plan.scale;
     }
   }
-  // Uncertainty draws: a measured time from another device, the slowest GPU of the job.
-  const double factor = scenario.compute.time_scale * scenario.compute.slowest_gpu;
+  // Uncertainty draws: a measured time from another device, the slowest GPU of the job. A
+  // data-parallel framework's per-step overhead applies only where there is a peer to sync with.
+  const double framework =
+      scenario.cluster.total_gpus() > 1 ? scenario.compute.framework_overhead : 1.0;
+  const double factor = scenario.compute.time_scale * scenario.compute.slowest_gpu * framework;
   if (factor != 1.0) {
     for (LayerTime& t : plan.layers) {
       t.forward *= factor;

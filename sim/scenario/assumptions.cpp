@@ -240,6 +240,26 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "a profile measured on a sibling device (H200 for H100: same SMs, 1.43x the HBM bandwidth, "
        "NVIDIA datasheets) moves memory-bound layers up to 1.4x; other generations: measure",
        "compute: profile the scenario's own GPU and precision with `ddpsim-calibrate`"},
+      {"compute.framework_overhead",
+       "data-parallel framework overhead",
+       "x",
+       RangeKind::kAbsolute,
+       1.0,
+       1.10,
+       1,
+       kInf,
+       [](const Scenario& s) { return s.compute.framework_overhead; },
+       [](Scenario* s, double v) { s->compute.framework_overhead = v; },
+       [](const Scenario& s) { return s.cluster.total_gpus() > 1; },
+       {"compute.framework_overhead"},
+       "the data-parallel framework's own per-step work (reducer hooks, gradient-to-bucket "
+       "copies, launches, host synchronisation), which a single-GPU step does not pay: 3-10 % of "
+       "a ResNet-50 step between DDP implementations (pytorch/pytorch#4870: 0.159 vs 0.164 s; "
+       "#5064: 0.154 -> 0.139 s and 0.116 -> 0.109 s; #18953: 'a couple percent or more'), 2-20 % "
+       "of backward between reducers (#61507); the default assumes none",
+       "framework overhead: profile one GPU of the job (torch.profiler) and state "
+       "compute.framework_overhead as its step time outside communication over the single-GPU "
+       "step"},
   };
   return rows;
 }

@@ -12,7 +12,7 @@ void parse_compute(const YamlValue& value, YamlContext* context, Scenario* scena
   ComputeSpec& c = scenario->compute;
   YamlSection compute(value,
                       {"mode", "efficiency", "memory_efficiency", "step_time", "samples_per_second",
-                       "profile", "overlap_slowdown"},
+                       "profile", "overlap_slowdown", "framework_overhead"},
                       context);
   if (auto v = compute.get("mode")) c.mode = as_enum<ComputeMode>(*v);
   if (auto v = compute.get("efficiency")) c.efficiency = as_real(*v, 0, true, 1);
@@ -31,6 +31,7 @@ void parse_compute(const YamlValue& value, YamlContext* context, Scenario* scena
     c.step_time = static_cast<double>(t.batch_per_gpu) * t.gradient_accumulation / rate;
   }
   if (auto v = compute.get("overlap_slowdown")) c.overlap_slowdown = as_real(*v, 1);
+  if (auto v = compute.get("framework_overhead")) c.framework_overhead = as_real(*v, 1);
   std::optional<YamlValue> profile = compute.get("profile");
   if (profile) c.profile = as_existing_path(*profile, *context);
 

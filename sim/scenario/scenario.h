@@ -315,6 +315,10 @@ struct ComputeSpec {
   // Compute runs this many times slower while its GPU communicates (NCCL kernels share the SMs
   // and HBM). 0 = the profile's measured factor in profile mode, else 1.
   double overlap_slowdown = 0;
+  // A job of 2+ GPUs: every compute time (layers, optimizer) this many times the single-GPU
+  // step's, the per-step work of the data-parallel framework a lone GPU does not do (DDP's
+  // reducer hooks and bucket copies, extra launches and host synchronisation). 1 = none.
+  double framework_overhead = 1.0;
   // Every compute time (layers, optimizer) multiplied by this after the mode has set them. Not a
   // YAML key: the uncertainty draws (sim/uncertainty) perturb a measured compute time with it.
   double time_scale = 1.0;

@@ -142,7 +142,8 @@ json compute_json(const ComputeSpec& c) {
           {"memory_efficiency", c.memory_efficiency},
           {"step_time_s", c.step_time},
           {"profile", c.profile},
-          {"overlap_slowdown", c.overlap_slowdown}};
+          {"overlap_slowdown", c.overlap_slowdown},
+          {"framework_overhead", c.framework_overhead}};
 }
 
 json data_json(const DataSpec& d) {
