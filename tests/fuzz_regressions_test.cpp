@@ -102,6 +102,31 @@ TEST(FuzzFindings, LoneCarriageReturnAndControlBytesInCommentsAreRefusedAtTheByt
   EXPECT_EQ(where_and_what("name: a\r\nseed: 1\r\n").find("carriage"), std::string::npos);
 }
 
+// Finding 4 (fuzz_profile, 2026-11-28): "   x [a: 0\n,\n" made yaml-cpp 0.7 grow without bound
+// (24 GB in 50 s for a 142-byte profile): a bracket inside a plain scalar ("x [a") was taken for
+// a flow collection, so the next line's ',' passed. A bracket opens one only where a node starts.
+TEST(FuzzFindings, ABracketInsideAPlainScalarOpensNoFlowCollection) {
+  auto where_and_what = [](const std::string& text) {
+    try {
+      parse_scenario_text(text, "s.yaml");
+    } catch (const InputError& e) {
+      return e.where().to_string() + " " + e.message();
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(where_and_what("  x [a: 0\n,\n"),
+            "s.yaml:2:1 YAML syntax error: a line cannot start with ',' outside a flow sequence "
+            "or mapping");
+  EXPECT_EQ(where_and_what("   ; - {a: 0\n , e\n"),
+            "s.yaml:2:2 YAML syntax error: a line cannot start with ',' outside a flow sequence "
+            "or mapping");
+  // Flow collections where a node starts keep their multi-line commas.
+  EXPECT_EQ(where_and_what("name: a\nseed: [1\n , 2]\n").find("','"), std::string::npos);
+  EXPECT_EQ(where_and_what("x:\n  - [1\n , 2]\n").find("','"), std::string::npos);
+  EXPECT_EQ(where_and_what("x: &a [1\n , 2]\n").find("','"), std::string::npos);
+  EXPECT_EQ(where_and_what("\"a b\": {c: 1\n , d: 2}\n").find("','"), std::string::npos);
+}
+
 // Finding 2 (fuzz_nccl_tests): a 20-digit element count was clamped to LLONG_MAX by strtoll and
 // then multiplied by the type size: signed overflow (UBSan), and an accepted count.
 const std::string kHeader =

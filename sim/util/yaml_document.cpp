@@ -54,6 +54,7 @@ void refuse_yaml_cpp_traps(const std::string& text) {
   bool line_start = true, token_start = true;
   bool in_name = false;     // inside an anchor (&a) or alias (*a) name
   bool after_flow = false;  // the last token closed a flow collection at depth 0
+  bool node_start = true;   // at depth 0, a node may start here: line start, after ': ', '- '
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') {
@@ -61,6 +62,7 @@ void refuse_yaml_cpp_traps(const std::string& text) {
       line_start = token_start = true;
       in_name = false;
       after_flow = false;
+      node_start = true;
       continue;
     }
     if (quote) {
@@ -100,9 +102,15 @@ void refuse_yaml_cpp_traps(const std::string& text) {
                          "YAML tags ('!') are not used in ddpsim's files; quote a value that "
                          "starts with '!'");
     if ((c == '\'' || c == '"') && token_start) quote = c;
-    // A bracket opens a flow collection where a token starts (or inside one); elsewhere it is a
-    // character of a plain scalar ("s[0]").
-    if ((c == '[' || c == '{') && (token_start || depth > 0)) ++depth;
+    // A bracket opens a flow collection where a node starts (the line's first token, or after
+    // ':', or after a '-' or '?' that is itself an indicator) or inside one; elsewhere it is a
+    // character of a plain scalar ("s[0]", "x [a", "; - {a"). Counting "x [a" as a flow
+    // collection let a later line's ',' through, on which yaml-cpp 0.7 never returned and grew
+    // without bound ("   x [a: 0\n,": 24 GB in 50 s).
+    const bool opens = (c == '[' || c == '{') && (depth > 0 || (token_start && node_start));
+    if (opens) ++depth;
+    if (depth == 0 && !in_name)
+      node_start = c == ':' || ((c == '-' || c == '?') && token_start && node_start);
     after_flow = false;
     if ((c == ']' || c == '}') && depth > 0 && --depth == 0) after_flow = true;
     line_start = false;
