@@ -70,17 +70,19 @@ TEST(FuzzFindings, ScenarioThatIsNotUtf8IsRefusedAtTheByte) {
   }
 }
 
+// A scenario text's refusal as "file:line:col message", or "accepted".
+std::string where_and_what(const std::string& text) {
+  try {
+    parse_scenario_text(text, "s.yaml");
+  } catch (const InputError& e) {
+    return e.where().to_string() + " " + e.message();
+  }
+  return "accepted";
+}
+
 // yaml-cpp 0.7 loops on some streams with a lone CR or "!,", and read a NUL inside a comment as
 // the end: each refused at its byte before yaml-cpp sees the text.
 TEST(FuzzFindings, LoneCarriageReturnAndControlBytesInCommentsAreRefusedAtTheByte) {
-  auto where_and_what = [](const std::string& text) {
-    try {
-      parse_scenario_text(text, "s.yaml");
-    } catch (const InputError& e) {
-      return e.where().to_string() + " " + e.message();
-    }
-    return std::string("accepted");
-  };
   EXPECT_EQ(where_and_what("name: a\nseed: 1\r# x\n"),
             "s.yaml:2:8 YAML syntax error: a carriage return not followed by a line feed; save "
             "the file with LF or CRLF line endings");
@@ -106,14 +108,6 @@ TEST(FuzzFindings, LoneCarriageReturnAndControlBytesInCommentsAreRefusedAtTheByt
 // (24 GB in 50 s for a 142-byte profile): a bracket inside a plain scalar ("x [a") was taken for
 // a flow collection, so the next line's ',' passed. A bracket opens one only where a node starts.
 TEST(FuzzFindings, ABracketInsideAPlainScalarOpensNoFlowCollection) {
-  auto where_and_what = [](const std::string& text) {
-    try {
-      parse_scenario_text(text, "s.yaml");
-    } catch (const InputError& e) {
-      return e.where().to_string() + " " + e.message();
-    }
-    return std::string("accepted");
-  };
   EXPECT_EQ(where_and_what("  x [a: 0\n,\n"),
             "s.yaml:2:1 YAML syntax error: a line cannot start with ',' outside a flow sequence "
             "or mapping");
