@@ -26,8 +26,10 @@ default 0). Busy: the 1-minute load average was above --busy-load (other jobs on
 or the run's own window was not steady: its compute alone (the no_sync step, measured between
 the job's steps) took longer than the whole synchronised job step beyond --tolerance, which no
 quiet machine does (the job is that compute plus communication), so load inflated what the run
-calibrated and the prediction would inherit it;
-every attempt and its load are kept. Writes OUT/measurements.json (`ddpsim validate --measured`
+calibrated and the prediction would inherit it. A point whose attempts missed on both sides
+(one above +tolerance, one below -tolerance) counts as busy too: each attempt calibrates its own
+prediction on the same job, so a model error repeats with one sign. Every attempt and its load
+are kept. Writes OUT/measurements.json (`ddpsim validate --measured`
 reads it), OUT/table.md and prints the table. The namespaces are removed on exit, on Ctrl-C and
 on SIGTERM; namespaces a killed launcher left are removed at start.
 
@@ -209,6 +211,16 @@ def busy_run(step, busy_load, tolerance):
     return step["load_max"] > busy_load or unsteady(step, tolerance)
 
 
+def two_sided_misses(attempts, tolerance):
+    """Attempts of one point missed on both sides (one above +tolerance, one below -tolerance).
+
+    Every attempt measures the same job and calibrates its own prediction, so an error of the
+    model repeats with one sign; misses of both signs say that the machine's speed changed
+    between (or within) attempts, as busy does."""
+    return (any(t["error"] > tolerance for t in attempts) and
+            any(t["error"] < -tolerance for t in attempts))
+
+
 def predict(binary, scenario_path):
     out_dir = os.path.splitext(scenario_path)[0] + ".out"
     ddpsim(binary, ["simulate", scenario_path, "-o", out_dir, "--no-baseline"])
@@ -365,11 +377,13 @@ def main(argv=None):
                                 print("%s: no more attempts, the time budget (%g s) is spent" %
                                       (point, a.time_budget), flush=True)
                                 break
+                        noisy = two_sided_misses(attempts, a.tolerance)
                         points.append({
                             "id": point, "scenario": os.path.basename(scenario),
                             "measured_s": step["step_s"], "predicted_s": predicted,
                             "load": step["load_max"],
-                            "busy": busy_run(step, busy_load, a.tolerance),
+                            "busy": busy_run(step, busy_load, a.tolerance) or noisy,
+                            "two_sided_misses": noisy,
                             "unsteady": unsteady(step, a.tolerance),
                             "model": m, "link": text, "ranks": ranks, "bucket_cap_mb": cap,
                             "nosync_step_s": step["nosync_step_s"],
