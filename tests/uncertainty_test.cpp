@@ -154,6 +154,33 @@ TEST(LatinHypercube, EveryStratumHoldsOnePointPerColumn) {
   EXPECT_NE(latin_hypercube(16, 5, 8), design);
 }
 
+// A row with a mode draws from a triangular distribution: its CDF at the fraction drawn for u is
+// u again (closed form), the peak sits at the mode, and over a fine uniform grid of u the mean
+// fraction is (1 + mode) / 3, so the overlap row's draws average the source's 1.189x. A row
+// without one is uniform (the fraction is u).
+TEST(Draws, ARowWithAModeIsTriangularWithThePublishedMean) {
+  const AssumptionRow& overlap = *find_assumption_row("compute.overlap_slowdown");
+  ASSERT_GE(overlap.mode, 0.0);
+  const double m = overlap.mode;
+  const auto cdf = [m](double f) { return f < m ? f * f / m : 1 - (1 - f) * (1 - f) / (1 - m); };
+  for (double u : {0.0, 0.05, 0.2, m, 0.6, 0.95, 0.999}) {
+    const double f = drawn_fraction(overlap, u);
+    EXPECT_NEAR(cdf(f), u, 1e-12) << "u " << u;
+    EXPECT_GE(f, 0.0);
+    EXPECT_LE(f, 1.0);
+  }
+  EXPECT_NEAR(drawn_fraction(overlap, m), m, 1e-12);  // the CDF at the mode is the mode
+  const int n = 100000;
+  double mean = 0;
+  for (int i = 0; i < n; ++i) mean += drawn_fraction(overlap, (i + 0.5) / n) / n;
+  EXPECT_NEAR(mean, (1 + m) / 3, 1e-6);
+  EXPECT_NEAR(overlap.low + mean * (overlap.high - overlap.low), 1.189, 1e-6);
+
+  const AssumptionRow& nvlink = *find_assumption_row("cluster.intra_node.bandwidth");
+  ASSERT_LT(nvlink.mode, 0.0);
+  EXPECT_EQ(drawn_fraction(nvlink, 0.3), 0.3);
+}
+
 // One node of the default scenario: fast, and still NVLink, compute and overlap uncertain.
 Scenario one_node(std::vector<std::string> extra = {}) {
   extra.insert(extra.begin(), "cluster.nodes=1");

@@ -33,6 +33,11 @@ struct AssumptionRow {
   std::vector<const char*> stated_by;
   const char* why;      // the default's reading and the range's public source, one sentence
   const char* measure;  // the measurement that replaces the assumption
+  // How draws spread over [low, high] (kAbsolute, kRelative): < 0 uniformly; otherwise a
+  // triangular distribution peaking at this fraction of the way from low to high, chosen so
+  // that the draws' mean is the mean the row's source publishes beside its maximum (mean =
+  // low + (high - low) * (1 + mode) / 3).
+  double mode = -1;
 };
 
 // Every row, in the order the ledger and the summary list them.

@@ -29,14 +29,23 @@ Band band_of(const std::vector<double>& values) {
   return Band{percentile(values, 0.1), percentile(values, 0.5), percentile(values, 0.9)};
 }
 
+double drawn_fraction(const AssumptionRow& row, double u) {
+  if (row.mode < 0) return u;
+  // Inverse CDF of the triangular distribution on [0, 1] with its peak at m: a Latin hypercube
+  // stratum in u stays a stratum in the fraction, so the design keeps its spread.
+  const double m = row.mode;
+  return u < m ? std::sqrt(u * m) : 1 - std::sqrt((1 - u) * (1 - m));
+}
+
 Scenario drawn_scenario(const Scenario& base, const std::vector<LedgerEntry>& ledger,
                         const std::vector<double>& u) {
   Scenario s = base;
   for (const LedgerEntry& e : ledger) {
     if (e.source != InputSource::kDefault) continue;
     const double x = u.at(column_of(e.row));
-    const double value = e.row->range == RangeKind::kChoice ? (x < 0.5 ? e.low : e.high)
-                                                            : e.low + x * (e.high - e.low);
+    const double value = e.row->range == RangeKind::kChoice
+                             ? (x < 0.5 ? e.low : e.high)
+                             : e.low + drawn_fraction(*e.row, x) * (e.high - e.low);
     e.row->set(&s, value);
   }
   return s;

@@ -44,6 +44,10 @@ struct UncertaintyReport {
   std::vector<Influence> influences;
 };
 
+// Where a draw `u` in [0, 1) of `row` lies within its [low, high], as a fraction: u itself for a
+// uniform row, the inverse of the triangular distribution's CDF for a row with a mode.
+double drawn_fraction(const AssumptionRow& row, double u);
+
 // The scenario of one draw: `u[j]` in [0, 1) is the draw of assumption row j (all rows, in
 // table order, so that every scenario drawn with the same design sees the same world).
 Scenario drawn_scenario(const Scenario& base, const std::vector<LedgerEntry>& ledger,
