@@ -40,6 +40,10 @@ const std::vector<AssumptionRow>& assumption_rows();
 const AssumptionRow* find_assumption_row(const std::string& key);
 std::string assumption_keys();  // "cluster.intra_node.bandwidth, ..." for messages
 
+// model.attention's row as a number: eager 0, sdpa 1, flash 2; a code rounds to the nearest.
+double attention_code(Attention attention);
+Attention attention_from_code(double code);
+
 // The high alternative of a kChoice row such as the PCIe switch: its value for this scenario.
 double choice_high(const AssumptionRow& row, const Scenario& s);
 

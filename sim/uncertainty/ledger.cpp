@@ -8,6 +8,7 @@
 
 #include "sim/profile/calibration_profile.h"
 #include "sim/profile/platform_file.h"
+#include "sim/scenario/enum_names.h"
 
 namespace ddpsim {
 namespace {
@@ -161,6 +162,10 @@ std::string format_input_value(const AssumptionRow& row, double value) {
   const std::string unit = row.unit;
   if (unit == "GB/s") return trimmed(value / 1e9) + " GB/s";
   if (unit == "x") return trimmed(value) + "x";
+  if (unit == "samples/s") return trimmed(value) + " samples/s";
+  // Choices print as what they stand for (assumptions.h encodes them).
+  if (unit == "attention") return enum_name(attention_from_code(value));
+  if (unit == "gradient bytes") return value < 3 ? "fp16/bf16" : "fp32";
   if (unit.empty()) return fmt::format("{:.0f} %", 100 * value);
   return fmt::format("{:g} {}", value, unit);
 }
