@@ -110,12 +110,12 @@ TEST(HiddenChoices, AttentionRowOnlyWhereItsTimeFollowsTheChoice) {
   EXPECT_EQ(e->low, 0);
   EXPECT_EQ(e->high, 1);
   EXPECT_EQ(source_of(parse({"model.attention=eager"}), "model.attention"), InputSource::kScenario);
-  EXPECT_EQ(source_of(parse({"model.attention=sdpa", "assumed=[model.attention]"}),
-                      "model.attention"),
-            InputSource::kDefault);
+  EXPECT_EQ(
+      source_of(parse({"model.attention=sdpa", "assumed=[model.attention]"}), "model.attention"),
+      InputSource::kDefault);
   // No attention layers, or a measured step (the time already holds whatever ran): no row.
-  for (const Scenario& s : {parse({"model.name=resnet50"}),
-                            parse({"compute={mode: measured, step_time: 100ms}"})})
+  for (const Scenario& s :
+       {parse({"model.name=resnet50"}), parse({"compute={mode: measured, step_time: 100ms}"})})
     EXPECT_EQ(entry(build_ledger(s), "model.attention"), nullptr);
   // A Hugging Face config without attn_implementation runs transformers' default (sdpa): a
   // default between sdpa and eager. MPT's config says flash_attention_2: stated.
@@ -214,8 +214,7 @@ TEST(HiddenChoices, GradientDtypeDrawsHalveTheBytesOnTheWire) {
 
 TEST(HiddenChoices, DecodeRateRowOnRealDataWithCpuDecode) {
   // samples_per_core is required with CPU decode: written, so `scenario`, unless assumed.
-  EXPECT_EQ(source_of(parse({kRealData}), "data.decode.samples_per_core"),
-            InputSource::kScenario);
+  EXPECT_EQ(source_of(parse({kRealData}), "data.decode.samples_per_core"), InputSource::kScenario);
   const Scenario assumed = parse({kRealData, "assumed=[data.decode.samples_per_core]"});
   const std::vector<LedgerEntry> ledger = build_ledger(assumed);
   const LedgerEntry* e = entry(ledger, "data.decode.samples_per_core");

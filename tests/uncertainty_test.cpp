@@ -188,7 +188,8 @@ TEST(Uncertainty, FullyStatedScenarioHasZeroWidthBand) {
   }
   // The three rows are in that ledger, each stated.
   const std::vector<LedgerEntry> ledger = build_ledger(one_node(choices));
-  for (const char* key : {"model.attention", "sync.gradient_dtype", "data.decode.samples_per_core"}) {
+  for (const char* key :
+       {"model.attention", "sync.gradient_dtype", "data.decode.samples_per_core"}) {
     const LedgerEntry* e = entry(ledger, key);
     ASSERT_NE(e, nullptr) << key;
     EXPECT_EQ(e->source, InputSource::kScenario) << key;

@@ -297,7 +297,7 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "framework overhead: profile one GPU of the job (torch.profiler) and state "
        "compute.framework_overhead as its step time outside communication over the single-GPU "
        "step"},
-      // Rows appended after the first eleven keep the design's earlier columns (and so every
+      // Rows appended after the first twelve keep the design's earlier columns (and so every
       // band of a scenario these rows do not apply to) as they were.
       {"model.attention",
        "attention implementation",
