@@ -99,6 +99,20 @@ TEST(HiddenChoices, AttentionCodesAreExplicit) {
   EXPECT_EQ(format_input_value(row, 1), "sdpa");
   EXPECT_EQ(format_input_value(*find_assumption_row("sync.gradient_dtype"), 2), "fp16/bf16");
   EXPECT_EQ(format_input_value(*find_assumption_row("sync.gradient_dtype"), 4), "fp32");
+  // result.assumptions names what the numbers stand for.
+  const nlohmann::json j = ledger_to_json(build_ledger(parse({})));
+  bool named = false;
+  for (const nlohmann::json& e : j) {
+    if (e["key"] == "model.attention") {
+      named = true;
+      EXPECT_EQ(e["names"],
+                nlohmann::json({{"value", "eager"}, {"low", "eager"}, {"high", "sdpa"}}));
+    }
+    if (e["key"] == "compute.memory_efficiency") {
+      EXPECT_FALSE(e.contains("names"));
+    }
+  }
+  EXPECT_TRUE(named);
 }
 
 TEST(HiddenChoices, AttentionRowOnlyWhereItsTimeFollowsTheChoice) {

@@ -70,6 +70,11 @@ bool from_profile(const Scenario& s, const AssumptionRow& row, LedgerEntry* e) {
   return true;
 }
 
+bool encoded_choice(const AssumptionRow& row) {
+  const std::string unit = row.unit;
+  return unit == "attention" || unit == "gradient bytes";
+}
+
 std::string trimmed(double v) {
   std::string text = fmt::format("{:.3g}", v);
   return text;
@@ -148,6 +153,11 @@ nlohmann::json ledger_to_json(const std::vector<LedgerEntry>& ledger) {
     j["high"] = e.high;
     j["why"] = e.why;
     j["measure"] = e.row->measure;
+    // A choice encoded as a number (assumptions.h) also says what each number stands for.
+    if (encoded_choice(*e.row))
+      j["names"] = {{"value", format_input_value(*e.row, e.value)},
+                    {"low", format_input_value(*e.row, e.low)},
+                    {"high", format_input_value(*e.row, e.high)}};
     if (e.source == InputSource::kMeasured) {
       j["file"] = e.file;
       j["device"] = e.device.empty() ? "not recorded" : e.device;
