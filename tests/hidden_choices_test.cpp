@@ -4,8 +4,9 @@
 // name of the gradient dtype, or by a Hugging Face config's attn_implementation), a default
 // under `assumed:`, and a draw at each of its ends moves the cost models the documented way:
 // eager attention keeps more activations and takes longer than the fused kernels, 16-bit
-// gradients halve the bytes on the wire, a slower core lowers the loader's decode rate. Pure
-// (no SimGrid) except the last test, which checks the direction on simulated throughput.
+// gradients halve the bytes on the wire, a slower core lowers the loader's decode rate; appended
+// to the table, they leave the design's earlier columns as they were. Pure (no SimGrid) except
+// the last test, which checks the direction on simulated throughput.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -18,6 +19,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/scenario_loader.h"
+#include "sim/uncertainty/latin_hypercube.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
 #include "sim/util/input_error.h"
@@ -246,6 +248,17 @@ TEST(HiddenChoices, DecodeRateRowOnRealDataWithCpuDecode) {
   EXPECT_DOUBLE_EQ(loader_rates(slow.data, slow.cluster).decode, nominal * 0.5);
   const Scenario fast = drawn_at(assumed, "data.decode.samples_per_core", 1.0);
   EXPECT_DOUBLE_EQ(loader_rates(fast.data, fast.cluster).decode, nominal * 2.0);
+}
+
+// The rows were appended to the table: the design's columns of the earlier rows are the same
+// with or without them, so a scenario none of them applies to keeps its bands to the bit.
+TEST(HiddenChoices, AppendedRowsLeaveTheEarlierColumnsOfTheDesignAsTheyWere) {
+  const size_t rows = assumption_rows().size();
+  ASSERT_EQ(std::string(assumption_rows()[rows - 3].key), "model.attention");
+  const auto before = latin_hypercube(32, static_cast<int>(rows - 3), 1);
+  const auto after = uncertainty_design(32, 1);
+  for (size_t i = 0; i < before.size(); ++i)
+    for (size_t j = 0; j < before[i].size(); ++j) ASSERT_EQ(after[i][j], before[i][j]);
 }
 
 // Through the engine: a GPT-2 step with eager attention, or 4-byte gradients over a slow link,

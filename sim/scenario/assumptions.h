@@ -2,8 +2,9 @@
 // lives in the typed Scenario, when it shapes the prediction, its plausible range with the
 // public source of that range, and the measurement that would replace it. The assumption ledger
 // (sim/uncertainty/ledger.h) reads every row against a loaded scenario; the uncertainty draws
-// write sampled values back through the same row. Adding an uncertain input is one more row in
-// assumptions.cpp.
+// write sampled values back through the same row. Adding an uncertain input is one more row at
+// the end of assumptions.cpp (row j is column j of the draws' design: appending keeps the
+// earlier columns, and the bands of scenarios the new row does not apply to, as they were).
 #pragma once
 
 #include <string>
