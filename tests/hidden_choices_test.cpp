@@ -101,6 +101,10 @@ TEST(HiddenChoices, AttentionCodesAreExplicit) {
   EXPECT_EQ(format_input_value(row, 1), "sdpa");
   EXPECT_EQ(format_input_value(*find_assumption_row("sync.gradient_dtype"), 2), "fp16/bf16");
   EXPECT_EQ(format_input_value(*find_assumption_row("sync.gradient_dtype"), 4), "fp32");
+  const AssumptionRow& decode = *find_assumption_row("data.decode.samples_per_core");
+  EXPECT_EQ(format_input_value(decode, 1234.4), "1234 samples/s");
+  EXPECT_EQ(format_input_value(decode, 137.5), "138 samples/s");
+  EXPECT_EQ(format_input_value(decode, 42.25), "42.2 samples/s");
   // result.assumptions names what the numbers stand for.
   const nlohmann::json j = ledger_to_json(build_ledger(parse({})));
   bool named = false;

@@ -172,7 +172,8 @@ std::string format_input_value(const AssumptionRow& row, double value) {
   const std::string unit = row.unit;
   if (unit == "GB/s") return trimmed(value / 1e9) + " GB/s";
   if (unit == "x") return trimmed(value) + "x";
-  if (unit == "samples/s") return trimmed(value) + " samples/s";
+  if (unit == "samples/s")  // whole numbers from 100 up, three significant digits below
+    return (value >= 100 ? fmt::format("{:.0f}", value) : trimmed(value)) + " samples/s";
   // Choices print as what they stand for (assumptions.h encodes them).
   if (unit == "attention") return enum_name(attention_from_code(value));
   if (unit == "gradient bytes") return value < 3 ? "fp16/bf16" : "fp32";
