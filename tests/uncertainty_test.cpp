@@ -187,20 +187,40 @@ Scenario one_node(std::vector<std::string> extra = {}) {
   return load_scenario(kDefault, extra);
 }
 
+// Also with the hidden choices stated (docs/assumptions.md): a transformer's attention, the
+// gradient dtype under mixed precision, real data's decode rate per core.
 TEST(Uncertainty, FullyStatedScenarioHasZeroWidthBand) {
-  const Scenario s =
-      one_node({"assumed=[]", "compute.memory_efficiency=0.8", "compute.overlap_slowdown=1.1",
-                "stragglers.kind=none", "compute.framework_overhead=1"});
-  const std::vector<LedgerEntry> ledger = build_ledger(s);
-  ASSERT_EQ(defaulted_inputs(ledger), 0);
-  UncertaintyOptions o;
-  o.samples = 4;
-  const UncertaintyReport r = assess_uncertainty(s, ledger, o);
-  const double nominal = simulate(s, {TraceGpus::none(), false}).samples_per_second;
-  EXPECT_EQ(r.samples_per_second.p10, nominal);
-  EXPECT_EQ(r.samples_per_second.p90, nominal);
-  EXPECT_EQ(r.iteration_time.p10, r.iteration_time.p90);
-  EXPECT_TRUE(r.influences.empty());
+  const std::vector<std::string> stated = {"assumed=[]", "compute.memory_efficiency=0.8",
+                                           "compute.overlap_slowdown=1.1", "stragglers.kind=none",
+                                           "compute.framework_overhead=1"};
+  std::vector<std::string> choices = stated;
+  for (const char* set :
+       {"model={name: gpt2, attention: eager}", "training.batch_per_gpu=4",
+        "sync.gradient_dtype=bf16", "cluster.host.bandwidth=100GB/s",
+        "data={sample_bytes: 110KB, decoded_bytes: 150528B, storage: {kind: local, bandwidth: "
+        "8GB/s}, decode: {kind: cpu, workers_per_gpu: 4, samples_per_core: 275}}"})
+    choices.push_back(set);
+  for (const std::vector<std::string>& sets : {stated, choices}) {
+    const Scenario s = one_node(sets);
+    const std::vector<LedgerEntry> ledger = build_ledger(s);
+    ASSERT_EQ(defaulted_inputs(ledger), 0) << ledger_to_json(ledger).dump(1);
+    UncertaintyOptions o;
+    o.samples = 4;
+    const UncertaintyReport r = assess_uncertainty(s, ledger, o);
+    const double nominal = simulate(s, {TraceGpus::none(), false}).samples_per_second;
+    EXPECT_EQ(r.samples_per_second.p10, nominal);
+    EXPECT_EQ(r.samples_per_second.p90, nominal);
+    EXPECT_EQ(r.iteration_time.p10, r.iteration_time.p90);
+    EXPECT_TRUE(r.influences.empty());
+  }
+  // The three rows are in that ledger, each stated.
+  const std::vector<LedgerEntry> ledger = build_ledger(one_node(choices));
+  for (const char* key :
+       {"model.attention", "sync.gradient_dtype", "data.decode.samples_per_core"}) {
+    const LedgerEntry* e = entry(ledger, key);
+    ASSERT_NE(e, nullptr) << key;
+    EXPECT_EQ(e->source, InputSource::kScenario) << key;
+  }
 }
 
 // Draws run without link metering (draw_runner.cpp): an observer of the flows, so every figure a

@@ -172,6 +172,7 @@ HfConfig parse_hf_config(const std::string& text, const std::string& path,
 
   if (auto v = r.get("attn_implementation"); v && !v->node.IsNull()) {
     const std::string impl = as_string(*v);
+    c.attention_stated = true;
     if (impl == "eager")
       c.attention = Attention::kEager;
     else if (impl == "sdpa")

@@ -37,6 +37,7 @@ struct HfConfig {
   // sdpa, what transformers runs by default for every family here when PyTorch >= 2.1.1
   // (huggingface/transformers#27940; SDPA for GPT-2 in #31172, BERT in #28802).
   Attention attention = Attention::kSdpa;
+  bool attention_stated = false;  // the config wrote attn_implementation
   // GPT-2 family: whether the *_pdrop probabilities are non-zero.
   bool dropout = true;
   int64_t image_size = 0, patch_size = 0, channels = 3, labels = 0;  // ViT

@@ -1,8 +1,10 @@
 #include "sim/scenario/assumptions.h"
 
 #include <limits>
+#include <memory>
 
 #include "sim/cost/transport_rates.h"
+#include "sim/model/attention_choice.h"
 
 namespace ddpsim {
 namespace {
@@ -46,7 +48,42 @@ void set_pcie_switch(Scenario* s, double v) {
   c.pcie_switch.uplink = c.pcie_switch.gpus > 0 ? c.pcie_bandwidth : 0;
 }
 
+// model.attention as a number (the ledger's value and the draws' choice): explicit, tested.
+void set_attention_code(Scenario* s, double code) {
+  const Attention a = attention_from_code(code);
+  ModelSpec& m = s->model;
+  m.attention = a;
+  // A zoo model is built from the spec (build_model re-costs its attention); a Hugging Face
+  // config's model was built by the loader: re-cost a copy, the shared original stays as read.
+  if (m.loaded && m.file.empty()) {
+    auto copy = std::make_shared<Model>(*m.loaded);
+    if (set_attention(copy.get(), a)) m.loaded = std::move(copy);
+  }
+}
+
+bool mixed_precision(const Scenario& s) {
+  const Precision p = s.training.precision;
+  return p == Precision::kFp16 || p == Precision::kBf16 || p == Precision::kFp8;
+}
+
 }  // namespace
+
+double attention_code(Attention a) {
+  switch (a) {
+    case Attention::kEager:
+      return 0;
+    case Attention::kSdpa:
+      return 1;
+    case Attention::kFlash:
+      return 2;
+  }
+  return 0;
+}
+
+Attention attention_from_code(double code) {
+  if (code < 0.5) return Attention::kEager;
+  return code < 1.5 ? Attention::kSdpa : Attention::kFlash;
+}
 
 const std::vector<AssumptionRow>& assumption_rows() {
   static const std::vector<AssumptionRow> rows = {
@@ -262,6 +299,69 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "framework overhead: profile one GPU of the job (torch.profiler) and state "
        "compute.framework_overhead as its step time outside communication over the single-GPU "
        "step"},
+      // Rows appended after the first twelve keep the design's earlier columns (and so every
+      // band of a scenario these rows do not apply to) as they were.
+      {"model.attention",
+       "attention implementation",
+       "attention",
+       RangeKind::kChoice,
+       0,  // eager
+       1,  // sdpa: fused (ddpsim costs flash as sdpa)
+       0,
+       2,
+       [](const Scenario& s) { return s.model.attention ? attention_code(*s.model.attention) : 0; },
+       set_attention_code,
+       [](const Scenario& s) {
+         // Roofline: the attention cores' time follows the choice. A measured step or profile
+         // timed whatever ran; a model file's layers cannot be re-costed.
+         return s.model.attention && s.model.file.empty() &&
+                s.compute.mode == ComputeMode::kRoofline;
+       },
+       {"model.attention"},
+       "eager attention writes and keeps the heads x q x kv probabilities, SDPA/flash kernels "
+       "neither: transformers runs sdpa by default since PyTorch 2.1.1 "
+       "(huggingface/transformers#27940), older releases and attn_implementation='eager' run "
+       "eager; torch.nn.functional.scaled_dot_product_attention picks a fused kernel",
+       "attention: run one step under torch.profiler and read which attention kernel ran "
+       "(flash/efficient-attention kernels or bmm + softmax), then state model.attention"},
+      {"sync.gradient_dtype",
+       "gradient dtype on the wire",
+       "gradient bytes",
+       RangeKind::kChoice,
+       2,  // fp16/bf16
+       4,  // fp32
+       2,
+       4,
+       [](const Scenario& s) { return double(s.sync.gradient_bytes); },
+       [](Scenario* s, double v) { s->sync.gradient_bytes = v < 3 ? 2 : 4; },
+       [](const Scenario& s) { return s.cluster.total_gpus() > 1 && mixed_precision(s); },
+       {"sync.gradient_dtype", "training.gradient_dtype"},
+       "under mixed precision DDP all-reduces .grad in the parameters' fp32 unless a comm hook "
+       "compresses it (fp16_compress_hook, bf16_compress_hook: torch.distributed.algorithms."
+       "ddp_comm_hooks); FSDP reduces in MixedPrecision.reduce_dtype, param_dtype unless set to "
+       "fp32: 2 or 4 bytes per gradient",
+       "gradient dtype: read the training script (DDP register_comm_hook, FSDP MixedPrecision "
+       "reduce_dtype) or the dtype of the all-reduces in a torch.profiler trace, then state "
+       "sync.gradient_dtype"},
+      {"data.decode.samples_per_core",
+       "CPU decode rate per core",
+       "samples/s",
+       RangeKind::kRelative,
+       0.5,
+       2.0,
+       0,
+       kInf,
+       [](const Scenario& s) { return s.data.samples_per_core; },
+       [](Scenario* s, double v) { s->data.samples_per_core = v; },
+       [](const Scenario& s) { return !s.data.synthetic && s.data.decode == DecodeKind::kCpu; },
+       {"data.decode.samples_per_core"},
+       "decode + augment per core differs 2x between CPUs (Pillow decodes ImageNet at 360-726 "
+       "images/s on one core of five 2023-25 cloud CPUs, ternaus/imread_benchmark, Iglovikov & "
+       "Kosarevsky, arXiv 2605.08731) and about 2x between decoders (PIL vs libjpeg-turbo, "
+       "cybertronai/imagenet18#5); tf.data reached 275 per core with random-resized crop on a "
+       "DGX-1 (tensorpack/benchmarks)",
+       "input pipeline: time the data loader alone (iterate it without training) with one "
+       "worker and state data.decode.samples_per_core"},
   };
   return rows;
 }

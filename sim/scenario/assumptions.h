@@ -2,8 +2,9 @@
 // lives in the typed Scenario, when it shapes the prediction, its plausible range with the
 // public source of that range, and the measurement that would replace it. The assumption ledger
 // (sim/uncertainty/ledger.h) reads every row against a loaded scenario; the uncertainty draws
-// write sampled values back through the same row. Adding an uncertain input is one more row in
-// assumptions.cpp.
+// write sampled values back through the same row. Adding an uncertain input is one more row at
+// the end of assumptions.cpp (row j is column j of the draws' design: appending keeps the
+// earlier columns, and the bands of scenarios the new row does not apply to, as they were).
 #pragma once
 
 #include <string>
@@ -44,6 +45,10 @@ struct AssumptionRow {
 const std::vector<AssumptionRow>& assumption_rows();
 const AssumptionRow* find_assumption_row(const std::string& key);
 std::string assumption_keys();  // "cluster.intra_node.bandwidth, ..." for messages
+
+// model.attention's row as a number: eager 0, sdpa 1, flash 2; a code rounds to the nearest.
+double attention_code(Attention attention);
+Attention attention_from_code(double code);
 
 // The high alternative of a kChoice row such as the PCIe switch: its value for this scenario.
 double choice_high(const AssumptionRow& row, const Scenario& s);

@@ -34,8 +34,11 @@ void load_file(const YamlSection& model, const YamlValue& file, YamlContext* con
   m->loaded = std::move(loaded);
 }
 
+// The config's attn_implementation states the implementation as model.attention would (the
+// assumption ledger then lists it as the scenario's, not as a default).
 void read_hf_config_model(const YamlSection& model, const YamlValue& file, YamlContext* context,
-                          ModelSpec* m) {
+                          Scenario* scenario) {
+  ModelSpec* m = &scenario->model;
   if (auto v = model.get("layers")) fail(*v, "layers applies only to model 'mlp'");
   m->hf_config = as_existing_path(file, *context);
   HfConfig config = load_hf_config(m->hf_config);
@@ -44,6 +47,7 @@ void read_hf_config_model(const YamlSection& model, const YamlValue& file, YamlC
   } else {
     m->attention = config.attention;
     m->attention_where = file.where;
+    if (config.attention_stated) scenario->stated.insert("model.attention");
   }
   auto built = std::make_shared<Model>();
   std::string error;
@@ -99,7 +103,8 @@ void parse_model(const YamlValue& value, YamlContext* context, Scenario* scenari
   std::optional<YamlValue> sequence_length = model.get("sequence_length");
   if (sequence_length) m.sequence_length = static_cast<int>(as_int(*sequence_length, 1));
   if (auto file = model.get("file")) return load_file(model, *file, context, &m);
-  if (auto file = model.get("hf_config")) return read_hf_config_model(model, *file, context, &m);
+  if (auto file = model.get("hf_config"))
+    return read_hf_config_model(model, *file, context, scenario);
 
   YamlValue name = *model.get("name");
   m.name = as_string(name);

@@ -1,7 +1,11 @@
 // The `sync:` section: how gradients are synchronised (all-reduce and its buckets, parameter
 // servers, local SGD). Keys of the strategies not selected are read and checked but unused, so a
 // sweep can switch `strategy` without editing the rest.
+#include <algorithm>
 #include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "sim/cost/nccl_tuning.h"
 #include "sim/scenario/scenario_sections.h"
@@ -118,13 +122,6 @@ Sharding sharding(const YamlValue& value) {
                   " (or FSDP's no_shard, full_shard, hybrid_shard)");
 }
 
-int gradient_bytes(const YamlValue& value) {
-  std::string dtype = scalar_text(value, "one of: fp32, fp16, bf16");
-  if (dtype == "fp32") return 4;
-  if (dtype == "fp16" || dtype == "bf16") return 2;
-  fail(value, "unknown value '" + dtype + "'; allowed: fp32, fp16, bf16");
-}
-
 // sync.gradient_dtype when not stated: what PyTorch reduces in. DDP all-reduces .grad, which has
 // the parameters' dtype: fp32, under AMP too (a compression hook is what makes it 16-bit). FSDP
 // reduces in MixedPrecision's reduce_dtype, which defaults to param_dtype; ddpsim's FSDP (zero3,
@@ -155,6 +152,13 @@ void check_nvls(const YamlValue& algorithm, const std::optional<YamlValue>& prot
 
 }  // namespace
 
+int gradient_dtype_bytes(const YamlValue& value) {
+  std::string dtype = scalar_text(value, "one of: fp32, fp16, bf16");
+  if (dtype == "fp32") return 4;
+  if (dtype == "fp16" || dtype == "bf16") return 2;
+  fail(value, "unknown value '" + dtype + "'; allowed: fp32, fp16, bf16");
+}
+
 void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario) {
   SyncSpec& s = scenario->sync;
   YamlSection sync(value, {"strategy",       "algorithm",    "mode",
@@ -179,7 +183,17 @@ void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario
   if (auto v = sync.get("buffer_broadcast")) {
     s.buffer_broadcast = as_quantity(*v, units::Kind::kBytes, Sign::kNonNegative);
   }
-  if (auto v = sync.get("gradient_dtype")) s.gradient_bytes = gradient_bytes(*v);
+  // training.gradient_dtype (parsed before this section) is the same input under the name
+  // issue 25 gave it: one of the two, never both.
+  const std::vector<std::string> read = context->stated_paths();
+  const bool in_training =
+      std::find(read.begin(), read.end(), "training.gradient_dtype") != read.end();
+  std::optional<YamlValue> dtype = sync.get("gradient_dtype");
+  if (dtype && in_training)
+    fail(*dtype, "sync.gradient_dtype and training.gradient_dtype (" +
+                     context->where_first({"training.gradient_dtype"}, dtype->where).to_string() +
+                     ") are the same input: write one of them");
+  if (dtype) s.gradient_bytes = gradient_dtype_bytes(*dtype);
   if (auto v = sync.get("channels")) s.channels = static_cast<int>(as_int(*v, 0));
   if (auto v = sync.get("latency_model")) s.latency_model = as_enum<LatencyModel>(*v);
   std::optional<YamlValue> protocol = sync.get("protocol");
@@ -207,7 +221,7 @@ void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario
   }
 
   if (s.algorithm == AllReduceAlgorithm::kNvls) check_nvls(*algorithm, protocol, *scenario);
-  if (!sync.has("gradient_dtype")) s.gradient_bytes = default_gradient_bytes(*scenario);
+  if (!dtype && !in_training) s.gradient_bytes = default_gradient_bytes(*scenario);
 
   if (s.sharding.strategy != Sharding::kNone) {
     // Sharding replaces how gradients are synchronised; the features below decide that too.

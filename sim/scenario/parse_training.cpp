@@ -8,7 +8,7 @@ void parse_training(const YamlValue& value, YamlContext* context, Scenario* scen
   TrainingSpec& t = scenario->training;
   YamlSection training(value,
                        {"batch_per_gpu", "precision", "optimizer", "gradient_accumulation",
-                        "iterations", "warmup", "activation_checkpointing"},
+                        "iterations", "warmup", "activation_checkpointing", "gradient_dtype"},
                        context);
   if (auto v = training.get("batch_per_gpu")) t.batch_per_gpu = static_cast<int>(as_int(*v, 1));
   if (auto v = training.get("precision")) {
@@ -38,6 +38,9 @@ void parse_training(const YamlValue& value, YamlContext* context, Scenario* scen
     t.gradient_accumulation = static_cast<int>(as_int(*v, 1));
   }
   if (auto v = training.get("activation_checkpointing")) t.activation_checkpointing = as_bool(*v);
+  // The same input as sync.gradient_dtype (parse_sync refuses both and applies the default).
+  if (auto v = training.get("gradient_dtype"))
+    scenario->sync.gradient_bytes = gradient_dtype_bytes(*v);
   std::optional<YamlValue> iterations = training.get("iterations");
   if (iterations) t.iterations = static_cast<int>(as_int(*iterations, 1));
   std::optional<YamlValue> warmup = training.get("warmup");

@@ -93,7 +93,8 @@ std::set<std::string> assumed_keys(const YamlValue& value) {
         value.where.file.front() != '<')
       item.where = SourceLocation{value.where.file, value.node[i].Mark().line + 1,
                                   value.node[i].Mark().column + 1};
-    const std::string key = as_string(item);
+    std::string key = as_string(item);
+    if (key == "training.gradient_dtype") key = "sync.gradient_dtype";  // one input, two names
     const AssumptionRow* row = find_assumption_row(key);
     if (row == nullptr || row->stated_by.empty())
       fail(item, "'" + key + "' is not an uncertain input; allowed: " + assumption_keys());

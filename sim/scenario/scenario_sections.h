@@ -20,6 +20,9 @@ void parse_data(const YamlValue& value, YamlContext* context, Scenario* scenario
 void parse_stragglers(const YamlValue& value, YamlContext* context, Scenario* scenario);
 void parse_simulation(const YamlValue& value, YamlContext* context, Scenario* scenario);
 
+// sync.gradient_dtype (also training.gradient_dtype): fp32 -> 4 bytes, fp16 or bf16 -> 2.
+int gradient_dtype_bytes(const YamlValue& value);
+
 // A path to an existing file. Relative paths written in the scenario are relative to the
 // scenario file's folder; those given with --set are relative to the working directory.
 std::string as_existing_path(const YamlValue& value, const YamlContext& context);

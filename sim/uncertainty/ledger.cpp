@@ -8,6 +8,7 @@
 
 #include "sim/profile/calibration_profile.h"
 #include "sim/profile/platform_file.h"
+#include "sim/scenario/enum_names.h"
 
 namespace ddpsim {
 namespace {
@@ -67,6 +68,11 @@ bool from_profile(const Scenario& s, const AssumptionRow& row, LedgerEntry* e) {
   e->why = "measured beside a collective by ddpsim-calibrate";
   e->value = profile.overlap->slowdown();
   return true;
+}
+
+bool encoded_choice(const AssumptionRow& row) {
+  const std::string unit = row.unit;
+  return unit == "attention" || unit == "gradient bytes";
 }
 
 std::string trimmed(double v) {
@@ -147,6 +153,11 @@ nlohmann::json ledger_to_json(const std::vector<LedgerEntry>& ledger) {
     j["high"] = e.high;
     j["why"] = e.why;
     j["measure"] = e.row->measure;
+    // A choice encoded as a number (assumptions.h) also says what each number stands for.
+    if (encoded_choice(*e.row))
+      j["names"] = {{"value", format_input_value(*e.row, e.value)},
+                    {"low", format_input_value(*e.row, e.low)},
+                    {"high", format_input_value(*e.row, e.high)}};
     if (e.source == InputSource::kMeasured) {
       j["file"] = e.file;
       j["device"] = e.device.empty() ? "not recorded" : e.device;
@@ -161,6 +172,11 @@ std::string format_input_value(const AssumptionRow& row, double value) {
   const std::string unit = row.unit;
   if (unit == "GB/s") return trimmed(value / 1e9) + " GB/s";
   if (unit == "x") return trimmed(value) + "x";
+  if (unit == "samples/s")  // whole numbers from 100 up, three significant digits below
+    return (value >= 100 ? fmt::format("{:.0f}", value) : trimmed(value)) + " samples/s";
+  // Choices print as what they stand for (assumptions.h encodes them).
+  if (unit == "attention") return enum_name(attention_from_code(value));
+  if (unit == "gradient bytes") return value < 3 ? "fp16/bf16" : "fp32";
   if (unit.empty()) return fmt::format("{:.0f} %", 100 * value);
   return fmt::format("{:g} {}", value, unit);
 }
