@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "sim/cost/normal_maximum.h"
 #include "sim/cost/transport_rates.h"
 
 namespace ddpsim {
@@ -46,7 +47,29 @@ void set_pcie_switch(Scenario* s, double v) {
   c.pcie_switch.uplink = c.pcie_switch.gpus > 0 ? c.pcie_bandwidth : 0;
 }
 
+// Boards with a PCIe switch put all GPUs of a socket behind it: one switch per socket.
+double gpus_per_switch(const Scenario& s) {
+  return s.cluster.gpus_per_node / s.cluster.host.sockets;
+}
+
+// Sinha et al. (SC22, arXiv 2208.11035) give a cluster's "performance variation" as the span of
+// its box plot's whisker limits over the median GPU: (Q3 + 1.5 IQR) - (Q1 - 1.5 IQR) = 4 IQR,
+// the outliers beyond them left out (the authors' artifact, hal-uw/gpu_variability_sc22_artifact,
+// plot_script/plot_aggregated.py). A normal spread has IQR = 2 Phi^-1(0.75) sigma, so a
+// variation is 5.396 sigma: 8 % on average -> sigma 1.48 %, 22 % at most -> 4.08 %.
+constexpr double kUpperQuartileZ = 0.6744897501960817;  // Phi^-1(0.75)
+constexpr double kVariationInSigmas = 4 * 2 * kUpperQuartileZ;
+constexpr double kMostVariableCluster = 0.22;
+
+// A step waits for the slowest of the job's N GPUs; the compute it was given was timed (or
+// modelled) for one GPU of the same spread: the slowest lies z(N) sigma beyond it on average.
+double slowest_of_job(const Scenario& s) {
+  return 1 + expected_normal_maximum(s.cluster.total_gpus()) * kGpuSpeedSigmaHigh;
+}
+
 }  // namespace
+
+const double kGpuSpeedSigmaHigh = kMostVariableCluster / kVariationInSigmas;
 
 const std::vector<AssumptionRow>& assumption_rows() {
   static const std::vector<AssumptionRow> rows = {
@@ -92,7 +115,7 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "GPUs/switch",
        RangeKind::kChoice,
        0,
-       -1,
+       0,  // high: gpus_per_switch (high_for)
        0,
        kInf,
        [](const Scenario& s) { return double(s.cluster.pcie_switch.gpus); },
@@ -103,7 +126,8 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "(PLX/Broadcom PEX boards): 0 or all GPUs of a socket, more than 2x apart for staged "
        "traffic",
        "PCIe topology: run `nvidia-smi topo -m` (PIX/PXB = a shared switch, NODE/PHB = own root "
-       "port) and state cluster.pcie_switch"},
+       "port) and state cluster.pcie_switch",
+       gpus_per_switch},
       {"cluster.host.bandwidth",
        "host memory bandwidth (DMA)",
        "GB/s",
@@ -211,7 +235,7 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "x",
        RangeKind::kAbsolute,
        1.0,
-       1.08,
+       1.0,  // high: slowest_of_job (high_for)
        1,
        kInf,
        [](const Scenario& s) { return s.compute.slowest_gpu; },
@@ -220,11 +244,15 @@ const std::vector<AssumptionRow>& assumption_rows() {
          return s.cluster.total_gpus() > 1 && s.stragglers.kind == StragglerKind::kNone;
        },
        {"stragglers"},
-       "identical GPUs differ: 8 % average performance variation (max 22 %) across the GPUs of "
-       "five HPC clusters (Sinha et al., SC22, arXiv 2208.11035), and a synchronous step waits "
-       "for the slowest; the default assumes every GPU as fast as the calibrated one",
+       "identical GPUs differ: 8 % average, 22 % at most, performance variation (whisker span "
+       "over the median, outliers excluded) across the GPUs of five HPC clusters (Sinha et al., "
+       "SC22, arXiv 2208.11035), a per-GPU sigma of 1.5 % and 4.1 %; a synchronous step waits "
+       "for the slowest of N, z(N) sigma beyond the one calibrated GPU: the range is 1 to "
+       "1 + z(N) x 4.1 %, the most variable cluster; the default assumes every GPU as fast as "
+       "the calibrated one",
        "GPU spread: time the same step on every GPU of the job (or state stragglers: from a "
-       "measured spread)"},
+       "measured spread)",
+       slowest_of_job},
       {"compute.time_scale",
        "compute time from another device",
        "x",
@@ -277,9 +305,8 @@ std::string assumption_keys() {
   return keys;
 }
 
-double choice_high(const AssumptionRow& row, const Scenario& s) {
-  if (row.high >= 0) return row.high;
-  return s.cluster.gpus_per_node / s.cluster.host.sockets;  // one switch per socket
+double range_high(const AssumptionRow& row, const Scenario& s) {
+  return row.high_for != nullptr ? row.high_for(s) : row.high;
 }
 
 }  // namespace ddpsim
