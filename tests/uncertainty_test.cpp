@@ -123,6 +123,21 @@ TEST(Ledger, SlowestGpuRangeIsTheExpectedSlowestOfTheJobsGpus) {
   EXPECT_FALSE(slowest(1, 1).has_value());
 }
 
+// The PCIe switch's high alternative depends on the scenario too (range_high): all GPUs of a
+// socket behind one switch.
+TEST(Ledger, PcieSwitchChoiceIsNoneOrOneSwitchPerSocket) {
+  for (const char* sockets : {"1", "2"}) {
+    const Scenario s =
+        load_scenario(kDefault, {"cluster.nodes=1", "cluster.intra_node={kind: pcie}",
+                                 std::string("cluster.host.sockets=") + sockets});
+    const std::vector<LedgerEntry> ledger = build_ledger(s);
+    const LedgerEntry* e = entry(ledger, "cluster.pcie_switch.gpus");
+    ASSERT_NE(e, nullptr) << sockets;
+    EXPECT_EQ(e->low, 0);
+    EXPECT_EQ(e->high, 8 / std::stoi(sockets)) << sockets;
+  }
+}
+
 TEST(Ledger, StatedKeysAreScenarioAndAssumedUnknownKeyIsRefused) {
   const Scenario s = load_scenario(kDefault, {"assumed=[]", "compute.memory_efficiency=0.8"});
   const std::vector<LedgerEntry> ledger = build_ledger(s);
