@@ -65,10 +65,11 @@ TEST(UncertaintyCoverage, FixedSubsetBandsCoverWithoutBeingHuge) {
   EXPECT_LE(coverage, 90.0);
   // The issue's target is 70-90 % coverage; this subset measured 36.4 % (4 of 11 cases) with a
   // median width of 7.0 % (8 draws, seed 1; 2026-11-28, with compute.framework_overhead's row;
-  // 27.3 % and 5.1 % before it). The ranges come from public sources and were not widened to
-  // reach the target, so the bands are honestly too narrow (docs/assumptions.md, "How honest the
-  // bands are"). These floors keep them from narrowing or covering less without notice; raise
-  // them as rows are added.
+  // 27.3 % and 5.1 % before it), and 36.4 % with 6.6 % once compute.slowest_gpu's range followed
+  // the job's size (for these 8- and 16-GPU jobs 1-1.058 and 1-1.072 instead of 1-1.08). The
+  // ranges come from public sources and were not widened to reach the target, so the bands are
+  // honestly too narrow (docs/assumptions.md, "How honest the bands are"). These floors keep them
+  // from narrowing or covering less without notice; raise them as rows are added.
   EXPECT_GE(coverage, 36.0);
   EXPECT_GE(width, 6.5);
 }

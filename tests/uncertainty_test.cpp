@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -73,6 +75,67 @@ TEST(Ledger, DefaultScenarioListsEachDefaultWithSourceAndRange) {
   for (const auto& item : j)
     for (const char* field : {"key", "value", "source", "low", "high", "why"})
       EXPECT_TRUE(item.contains(field)) << field;
+}
+
+// compute.slowest_gpu's high end is the expected slowest of the job's N GPUs over one GPU,
+// 1 + z(N) sigma, with sigma from Sinha et al.'s most variable cluster: a 22 % whisker span
+// (4 IQR) over the median, 4 x 2 x 0.67449 sigma for a normal spread (docs/assumptions.md).
+// z(N) here is a 30-digit quadrature's (mpmath), not ddpsim's.
+TEST(Ledger, SlowestGpuRangeIsTheExpectedSlowestOfTheJobsGpus) {
+  const double sigma = 0.22 / (8 * 0.6744897501960817);
+  EXPECT_NEAR(kGpuSpeedSigmaHigh, sigma, 1e-15);
+  EXPECT_NEAR(sigma, 0.0408, 1e-4);
+  auto slowest = [](int nodes, int gpus_per_node) {
+    const Scenario s =
+        load_scenario(kDefault, {"cluster.nodes=" + std::to_string(nodes),
+                                 "cluster.gpus_per_node=" + std::to_string(gpus_per_node),
+                                 "cluster.nic.count=1"});
+    const std::vector<LedgerEntry> ledger = build_ledger(s);
+    const LedgerEntry* e = entry(ledger, "compute.slowest_gpu");
+    return e == nullptr ? std::optional<LedgerEntry>() : std::optional<LedgerEntry>(*e);
+  };
+  struct Job {
+    int nodes, gpus_per_node;
+    double z;
+  };
+  double previous = 1;
+  for (const Job& job : {Job{1, 2, 0.564189583547756}, Job{1, 8, 1.42360030604528},
+                         Job{8, 8, 2.34373346507944}, Job{128, 8, 3.24823960137541}}) {
+    const std::optional<LedgerEntry> e = slowest(job.nodes, job.gpus_per_node);
+    ASSERT_TRUE(e.has_value()) << job.nodes * job.gpus_per_node;
+    EXPECT_EQ(e->source, InputSource::kDefault);
+    EXPECT_EQ(e->value, 1.0);
+    EXPECT_EQ(e->low, 1.0);
+    EXPECT_NEAR(e->high, 1 + job.z * sigma, 1e-12) << job.nodes * job.gpus_per_node;
+    EXPECT_GT(e->high, previous) << job.nodes * job.gpus_per_node;
+    previous = e->high;
+  }
+  // Monotonic in N over every power of two from 2 to 16,384 GPUs.
+  previous = 1;
+  for (int gpus = 2; gpus <= 16384; gpus *= 2) {
+    const int per_node = std::min(gpus, 8);
+    const double high = slowest(gpus / per_node, per_node)->high;
+    EXPECT_GT(high, previous) << gpus;
+    previous = high;
+  }
+  EXPECT_NEAR(previous, 1 + 3.97135057028064 * sigma, 1e-12);  // 16,384 GPUs: 1.162
+  // One GPU waits for no peer: the row does not apply.
+  EXPECT_FALSE(slowest(1, 1).has_value());
+}
+
+// The PCIe switch's high alternative depends on the scenario too (range_high): all GPUs of a
+// socket behind one switch.
+TEST(Ledger, PcieSwitchChoiceIsNoneOrOneSwitchPerSocket) {
+  for (const char* sockets : {"1", "2"}) {
+    const Scenario s =
+        load_scenario(kDefault, {"cluster.nodes=1", "cluster.intra_node={kind: pcie}",
+                                 std::string("cluster.host.sockets=") + sockets});
+    const std::vector<LedgerEntry> ledger = build_ledger(s);
+    const LedgerEntry* e = entry(ledger, "cluster.pcie_switch.gpus");
+    ASSERT_NE(e, nullptr) << sockets;
+    EXPECT_EQ(e->low, 0);
+    EXPECT_EQ(e->high, 8 / std::stoi(sockets)) << sockets;
+  }
 }
 
 TEST(Ledger, StatedKeysAreScenarioAndAssumedUnknownKeyIsRefused) {
@@ -275,6 +338,43 @@ TEST(Uncertainty, InfluencesAreOrderedAndBracketTheNominal) {
   EXPECT_NE(std::string(r.influences.back().row->key), top);
   EXPECT_LT(r.samples_per_second.p10, r.samples_per_second.p90);
   EXPECT_LE(r.samples_per_second.p10, r.samples_per_second.p50);
+}
+
+// The band that the slowest GPU alone makes (every other input stated): against the range every
+// job had before, 1-1.08, an 8-GPU compute-bound job's band narrows (its range is 1-1.058) about
+// in proportion, and a 1,024-GPU job's widens (1-1.132). The same design for both ledgers.
+TEST(Uncertainty, SlowestGpuBandNarrowsForEightGpusAndWidensForAThousand) {
+  UncertaintyOptions o;
+  o.samples = 5;
+  o.jobs = 2;
+  o.influences = false;
+  auto widths = [&](int nodes) {
+    const Scenario s =
+        load_scenario(kDefault, {"cluster.nodes=" + std::to_string(nodes), "assumed=[]",
+                                 "compute.memory_efficiency=0.8", "compute.overlap_slowdown=1.1",
+                                 "compute.framework_overhead=1"});
+    const std::vector<LedgerEntry> ledger = build_ledger(s);
+    EXPECT_EQ(defaulted_inputs(ledger), 1);
+    std::vector<LedgerEntry> before = ledger;
+    for (LedgerEntry& e : before)
+      if (std::string(e.row->key) == "compute.slowest_gpu") e.high = 1.08;
+    auto width = [](const UncertaintyReport& r) {
+      return (r.iteration_time.p90 - r.iteration_time.p10) / r.iteration_time.p50;
+    };
+    return std::make_pair(width(assess_uncertainty(s, ledger, o)),
+                          width(assess_uncertainty(s, before, o)));
+  };
+  const auto [eight, eight_before] = widths(1);
+  EXPECT_LT(eight, eight_before);
+  // Compute-bound (0.9 % exposed communication): the step time scales with the factor, so the
+  // widths are near the ranges' ratio, 1.4236 x 4.077 % / 8 % = 0.7255.
+  EXPECT_NEAR(eight / eight_before, 1.4236003 * 0.22 / (8 * 0.6744897501960817) / 0.08, 0.03);
+  const auto [thousand, thousand_before] = widths(128);
+  EXPECT_GT(thousand, thousand_before);
+  std::printf(
+      "[ band ] iteration time p10-p90 over p50: 8 GPUs %.2f %% (1-1.08: %.2f %%), "
+      "1,024 GPUs %.2f %% (1-1.08: %.2f %%)\n",
+      100 * eight, 100 * eight_before, 100 * thousand, 100 * thousand_before);
 }
 
 TEST(Uncertainty, StrategiesOfAComparisonSeeTheSameDraws) {

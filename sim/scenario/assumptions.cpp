@@ -3,6 +3,7 @@
 #include <limits>
 #include <memory>
 
+#include "sim/cost/normal_maximum.h"
 #include "sim/cost/transport_rates.h"
 #include "sim/model/attention_choice.h"
 
@@ -66,6 +67,26 @@ bool mixed_precision(const Scenario& s) {
   return p == Precision::kFp16 || p == Precision::kBf16 || p == Precision::kFp8;
 }
 
+// Boards with a PCIe switch put all GPUs of a socket behind it: one switch per socket.
+double gpus_per_switch(const Scenario& s) {
+  return s.cluster.gpus_per_node / s.cluster.host.sockets;
+}
+
+// Sinha et al. (SC22, arXiv 2208.11035) give a cluster's "performance variation" as the span of
+// its box plot's whisker limits over the median GPU: (Q3 + 1.5 IQR) - (Q1 - 1.5 IQR) = 4 IQR,
+// the outliers beyond them left out (the authors' artifact, hal-uw/gpu_variability_sc22_artifact,
+// plot_script/plot_aggregated.py). A normal spread has IQR = 2 Phi^-1(0.75) sigma, so a
+// variation is 5.396 sigma: 8 % on average -> sigma 1.48 %, 22 % at most -> 4.08 %.
+constexpr double kUpperQuartileZ = 0.6744897501960817;  // Phi^-1(0.75)
+constexpr double kVariationInSigmas = 4 * 2 * kUpperQuartileZ;
+constexpr double kMostVariableCluster = 0.22, kAverageCluster = 0.08;
+
+// A step waits for the slowest of the job's N GPUs; the compute it was given was timed (or
+// modelled) for one GPU of the same spread: the slowest lies z(N) sigma beyond it on average.
+double slowest_of_job(const Scenario& s) {
+  return 1 + expected_normal_maximum(s.cluster.total_gpus()) * kGpuSpeedSigmaHigh;
+}
+
 }  // namespace
 
 double attention_code(Attention a) {
@@ -84,6 +105,8 @@ Attention attention_from_code(double code) {
   if (code < 0.5) return Attention::kEager;
   return code < 1.5 ? Attention::kSdpa : Attention::kFlash;
 }
+
+const double kGpuSpeedSigmaHigh = kMostVariableCluster / kVariationInSigmas;
 
 const std::vector<AssumptionRow>& assumption_rows() {
   static const std::vector<AssumptionRow> rows = {
@@ -129,7 +152,7 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "GPUs/switch",
        RangeKind::kChoice,
        0,
-       -1,
+       0,  // high: gpus_per_switch (high_for)
        0,
        kInf,
        [](const Scenario& s) { return double(s.cluster.pcie_switch.gpus); },
@@ -140,7 +163,8 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "(PLX/Broadcom PEX boards): 0 or all GPUs of a socket, more than 2x apart for staged "
        "traffic",
        "PCIe topology: run `nvidia-smi topo -m` (PIX/PXB = a shared switch, NODE/PHB = own root "
-       "port) and state cluster.pcie_switch"},
+       "port) and state cluster.pcie_switch",
+       gpus_per_switch},
       {"cluster.host.bandwidth",
        "host memory bandwidth (DMA)",
        "GB/s",
@@ -244,13 +268,14 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "maximum); the default assumes none",
        "overlap: run `ddpsim-calibrate` with its overlap measurement (profile overlap section) "
        "and use compute.mode: profile",
+       nullptr,
        /*mode: the draws' mean is the source's 1.189 on [1.0, 1.4]*/ 3 * 0.189 / 0.4 - 1},
       {"compute.slowest_gpu",
        "slowest GPU's compute",
        "x",
        RangeKind::kAbsolute,
        1.0,
-       1.08,
+       1.0,  // high: slowest_of_job (high_for)
        1,
        kInf,
        [](const Scenario& s) { return s.compute.slowest_gpu; },
@@ -259,11 +284,17 @@ const std::vector<AssumptionRow>& assumption_rows() {
          return s.cluster.total_gpus() > 1 && s.stragglers.kind == StragglerKind::kNone;
        },
        {"stragglers"},
-       "identical GPUs differ: 8 % average performance variation (max 22 %) across the GPUs of "
-       "five HPC clusters (Sinha et al., SC22, arXiv 2208.11035), and a synchronous step waits "
-       "for the slowest; the default assumes every GPU as fast as the calibrated one",
+       "identical GPUs differ: 8 % average, 22 % at most, performance variation (whisker span "
+       "over the median, outliers excluded) across the GPUs of five HPC clusters (Sinha et al., "
+       "SC22, arXiv 2208.11035), a per-GPU sigma of 1.5 % and 4.1 %; a synchronous step waits "
+       "for the slowest of N, z(N) sigma beyond the one calibrated GPU: the range is 1 to "
+       "1 + z(N) x 4.1 %, the most variable cluster, drawn triangular with its mean at the "
+       "average cluster's 1.5 %; the default assumes every GPU as fast as the calibrated one",
        "GPU spread: time the same step on every GPU of the job (or state stragglers: from a "
-       "measured spread)"},
+       "measured spread)",
+       slowest_of_job,
+       /*mode: the draws' mean is the average cluster's spread, 8 of the range's 22 %*/
+       3 * kAverageCluster / kMostVariableCluster - 1},
       {"compute.time_scale",
        "compute time from another device",
        "x",
@@ -379,9 +410,8 @@ std::string assumption_keys() {
   return keys;
 }
 
-double choice_high(const AssumptionRow& row, const Scenario& s) {
-  if (row.high >= 0) return row.high;
-  return s.cluster.gpus_per_node / s.cluster.host.sockets;  // one switch per socket
+double range_high(const AssumptionRow& row, const Scenario& s) {
+  return row.high_for != nullptr ? row.high_for(s) : row.high;
 }
 
 }  // namespace ddpsim

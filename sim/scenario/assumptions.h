@@ -34,6 +34,9 @@ struct AssumptionRow {
   std::vector<const char*> stated_by;
   const char* why;      // the default's reading and the range's public source, one sentence
   const char* measure;  // the measurement that replaces the assumption
+  // The high end where it depends on the scenario (the PCIe switch's GPUs per socket; the
+  // slowest of the job's N GPUs), in place of `high`; null: `high` for every scenario.
+  double (*high_for)(const Scenario&) = nullptr;
   // How draws spread over [low, high] (kAbsolute, kRelative): < 0 uniformly; otherwise a
   // triangular distribution peaking at this fraction of the way from low to high, chosen so
   // that the draws' mean is the mean the row's source publishes beside its maximum (mean =
@@ -50,7 +53,14 @@ std::string assumption_keys();  // "cluster.intra_node.bandwidth, ..." for messa
 double attention_code(Attention attention);
 Attention attention_from_code(double code);
 
-// The high alternative of a kChoice row such as the PCIe switch: its value for this scenario.
-double choice_high(const AssumptionRow& row, const Scenario& s);
+// The row's high end for this scenario (high_for, else high), before RangeKind applies it. Every
+// consumer of a range (the ledger, and through it the draws, the tornado, compare's common
+// design, the summary and results.json) reads it here.
+double range_high(const AssumptionRow& row, const Scenario& s);
+
+// The per-GPU spread of compute speed that compute.slowest_gpu's range is made of (a standard
+// deviation over the median GPU), converted from Sinha et al.'s most variable cluster
+// (docs/assumptions.md): the high end for N GPUs is 1 + z(N) * this.
+extern const double kGpuSpeedSigmaHigh;
 
 }  // namespace ddpsim

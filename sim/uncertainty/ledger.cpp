@@ -109,18 +109,16 @@ std::vector<LedgerEntry> build_ledger(const Scenario& s) {
     } else {
       e.source = InputSource::kDefault;
       e.why = row.why;
+      const double high = range_high(row, s);
       switch (row.range) {
         case RangeKind::kAbsolute:
+        case RangeKind::kChoice:
           e.low = row.low;
-          e.high = row.high;
+          e.high = high;
           break;
         case RangeKind::kRelative:
           e.low = e.value * row.low;
-          e.high = e.value * row.high;
-          break;
-        case RangeKind::kChoice:
-          e.low = row.low;
-          e.high = choice_high(row, s);
+          e.high = e.value * high;
           break;
       }
       e.low = std::clamp(e.low, row.floor, row.ceiling);
