@@ -40,7 +40,7 @@ TEST(Ledger, DefaultScenarioListsEachDefaultWithSourceAndRange) {
   const std::set<std::string> expected = {
       "cluster.intra_node.bandwidth", "cluster.nic.bandwidth",    "compute.efficiency",
       "compute.memory_efficiency",    "compute.overlap_slowdown", "compute.slowest_gpu",
-      "compute.framework_overhead"};
+      "compute.framework_overhead",   "sync.nccl_latency"};
   std::set<std::string> defaults;
   for (const LedgerEntry& e : ledger) {
     if (e.source != InputSource::kDefault) continue;
@@ -163,9 +163,20 @@ Scenario one_node(std::vector<std::string> extra = {}) {
 TEST(Uncertainty, FullyStatedScenarioHasZeroWidthBand) {
   const Scenario s =
       one_node({"assumed=[]", "compute.memory_efficiency=0.8", "compute.overlap_slowdown=1.1",
-                "stragglers.kind=none", "compute.framework_overhead=1"});
+                "stragglers.kind=none", "compute.framework_overhead=1", "sync.nccl_latency=1"});
   const std::vector<LedgerEntry> ledger = build_ledger(s);
   ASSERT_EQ(defaulted_inputs(ledger), 0);
+  // NCCL's latency table prices this job's ring: its row is there, stated.
+  const LedgerEntry* nccl = entry(ledger, "sync.nccl_latency");
+  ASSERT_NE(nccl, nullptr);
+  EXPECT_EQ(nccl->source, InputSource::kScenario);
+  // Unstated, the same scenario samples it: the one input left is the NCCL table's.
+  const Scenario unstated =
+      one_node({"assumed=[]", "compute.memory_efficiency=0.8", "compute.overlap_slowdown=1.1",
+                "stragglers.kind=none", "compute.framework_overhead=1"});
+  const std::vector<LedgerEntry> one_left = build_ledger(unstated);
+  ASSERT_EQ(defaulted_inputs(one_left), 1);
+  EXPECT_EQ(entry(one_left, "sync.nccl_latency")->source, InputSource::kDefault);
   UncertaintyOptions o;
   o.samples = 4;
   const UncertaintyReport r = assess_uncertainty(s, ledger, o);
@@ -216,7 +227,7 @@ TEST(Uncertainty, InfluencesAreOrderedAndBracketTheNominal) {
     EXPECT_LE(lo, nominal * (1 + 1e-9)) << key;
     EXPECT_GE(hi, nominal * (1 - 1e-9)) << key;
     if (key == "compute.overlap_slowdown" || key == "compute.slowest_gpu" ||
-        key == "compute.framework_overhead")
+        key == "compute.framework_overhead" || key == "sync.nccl_latency")
       EXPECT_LE(i.rate_high, i.rate_low) << key;
     else
       EXPECT_GE(i.rate_high, i.rate_low) << key;
