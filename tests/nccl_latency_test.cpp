@@ -5,6 +5,7 @@
 // bad value is exit 2 naming the allowed range.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -51,10 +52,11 @@ TEST(NcclLatencyScale, MultipliesEveryTableLatency) {
           EXPECT_NEAR(nccl_latency(scaled, a, p, bytes), 1.7 * base, 1e-12 * base)
               << one.nodes << "x" << one.ranks / one.nodes << " a" << static_cast<int>(a) << " p"
               << static_cast<int>(p) << " " << bytes;
-          if (a == NcclAlgorithm::kRing)  // reduce-scatter and all-gather: NCCL's ring only
+          if (a == NcclAlgorithm::kRing) {  // reduce-scatter and all-gather: NCCL's ring only
             EXPECT_NEAR(nccl_latency(scaled, a, p, bytes, CollectiveOp::kReduceScatter),
                         1.7 * nccl_latency(one, a, p, bytes, CollectiveOp::kReduceScatter),
                         1e-12 * base);
+          }
         }
       }
     }
@@ -198,6 +200,44 @@ TEST(NcclLatencyRow, ListedWhereNcclsTablePricesTheCollectives) {
       EXPECT_EQ(moved, base) << what;
     }
   }
+}
+
+// A platform fit solves the link latency above NCCL's table from a measured sweep (platform_fit.h):
+// that measurement covers the table's error too, so the row reads as measured from the file,
+// where the fit solved the latency this job's calls cross (the network's on several nodes, the
+// intra-node one on one node), and stays a default where it did not.
+TEST(NcclLatencyRow, APlatformFitOfTheLinkLatencyMeasuresIt) {
+  const auto dir = scratch.root() / "fit";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "net.yaml") << "format: 1\nparameters:\n"
+                                     "  - {parameter: cluster.nic.latency, value: 3.5us,\n"
+                                     "     device: \"Tesla V100-SXM2-32GB\"}\n";
+  std::ofstream(dir / "node.yaml") << "format: 1\nparameters:\n"
+                                      "  - {parameter: cluster.intra_node.latency, value: 1us}\n";
+  struct Case {
+    const char* file;
+    int nodes;
+    InputSource source;
+  };
+  for (const Case& c :
+       {Case{"net.yaml", 2, InputSource::kMeasured}, Case{"node.yaml", 2, InputSource::kDefault},
+        Case{"node.yaml", 1, InputSource::kMeasured}}) {
+    const Scenario s = parse_scenario_text(kTinyAllReduce, (dir / "s.yaml").string(),
+                                           {"cluster.calibration=" + (dir / c.file).string(),
+                                            "cluster.nodes=" + std::to_string(c.nodes)});
+    const std::vector<LedgerEntry> ledger = build_ledger(s);
+    const LedgerEntry* e = entry(ledger, "sync.nccl_latency");
+    ASSERT_NE(e, nullptr) << c.file << " " << c.nodes;
+    EXPECT_EQ(e->source, c.source) << c.file << " " << c.nodes;
+    if (c.source == InputSource::kMeasured) {
+      EXPECT_EQ(e->file, (dir / c.file).string());
+      EXPECT_EQ(e->low, e->high);
+    }
+  }
+  const Scenario net = parse_scenario_text(kTinyAllReduce, (dir / "s.yaml").string(),
+                                           {"cluster.calibration=" + (dir / "net.yaml").string()});
+  const std::vector<LedgerEntry> ledger = build_ledger(net);
+  EXPECT_EQ(entry(ledger, "sync.nccl_latency")->device, "Tesla V100-SXM2-32GB");
 }
 
 TEST(NcclLatencyRow, BadValueIsExitTwoWithTheAllowedRange) {
