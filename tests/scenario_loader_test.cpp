@@ -743,6 +743,7 @@ TEST(ScenarioJson, EveryFieldAppearsInBaseUnits) {
                                           "/sync/gradient_bytes",
                                           "/sync/channels",
                                           "/sync/latency_model",
+                                          "/sync/nccl_latency",
                                           "/sync/protocol",
                                           "/sync/schedule",
                                           "/sync/partition_bytes",

@@ -42,7 +42,7 @@ TEST(Ledger, DefaultScenarioListsEachDefaultWithSourceAndRange) {
   const std::set<std::string> expected = {
       "cluster.intra_node.bandwidth", "cluster.nic.bandwidth",    "compute.efficiency",
       "compute.memory_efficiency",    "compute.overlap_slowdown", "compute.slowest_gpu",
-      "compute.framework_overhead"};
+      "compute.framework_overhead",   "sync.nccl_latency"};
   std::set<std::string> defaults;
   for (const LedgerEntry& e : ledger) {
     if (e.source != InputSource::kDefault) continue;
@@ -253,9 +253,9 @@ Scenario one_node(std::vector<std::string> extra = {}) {
 // Also with the hidden choices stated (docs/assumptions.md): a transformer's attention, the
 // gradient dtype under mixed precision, real data's decode rate per core.
 TEST(Uncertainty, FullyStatedScenarioHasZeroWidthBand) {
-  const std::vector<std::string> stated = {"assumed=[]", "compute.memory_efficiency=0.8",
-                                           "compute.overlap_slowdown=1.1", "stragglers.kind=none",
-                                           "compute.framework_overhead=1"};
+  const std::vector<std::string> stated = {
+      "assumed=[]",           "compute.memory_efficiency=0.8", "compute.overlap_slowdown=1.1",
+      "stragglers.kind=none", "compute.framework_overhead=1",  "sync.nccl_latency=1"};
   std::vector<std::string> choices = stated;
   for (const char* set :
        {"model={name: gpt2, attention: eager}", "training.batch_per_gpu=4",
@@ -284,6 +284,16 @@ TEST(Uncertainty, FullyStatedScenarioHasZeroWidthBand) {
     ASSERT_NE(e, nullptr) << key;
     EXPECT_EQ(e->source, InputSource::kScenario) << key;
   }
+  // NCCL's latency table prices this job's ring: its row is there, stated; unstated, the same
+  // scenario samples it, the one input left.
+  const LedgerEntry* nccl = entry(build_ledger(one_node(stated)), "sync.nccl_latency");
+  ASSERT_NE(nccl, nullptr);
+  EXPECT_EQ(nccl->source, InputSource::kScenario);
+  const std::vector<LedgerEntry> one_left = build_ledger(
+      one_node({"assumed=[]", "compute.memory_efficiency=0.8", "compute.overlap_slowdown=1.1",
+                "stragglers.kind=none", "compute.framework_overhead=1"}));
+  ASSERT_EQ(defaulted_inputs(one_left), 1);
+  EXPECT_EQ(entry(one_left, "sync.nccl_latency")->source, InputSource::kDefault);
 }
 
 // Draws run without link metering (draw_runner.cpp): an observer of the flows, so every figure a
@@ -326,7 +336,7 @@ TEST(Uncertainty, InfluencesAreOrderedAndBracketTheNominal) {
     EXPECT_LE(lo, nominal * (1 + 1e-9)) << key;
     EXPECT_GE(hi, nominal * (1 - 1e-9)) << key;
     if (key == "compute.overlap_slowdown" || key == "compute.slowest_gpu" ||
-        key == "compute.framework_overhead")
+        key == "compute.framework_overhead" || key == "sync.nccl_latency")
       EXPECT_LE(i.rate_high, i.rate_low) << key;
     else
       EXPECT_GE(i.rate_high, i.rate_low) << key;
@@ -352,7 +362,7 @@ TEST(Uncertainty, SlowestGpuBandNarrowsForEightGpusAndWidensForAThousand) {
     const Scenario s =
         load_scenario(kDefault, {"cluster.nodes=" + std::to_string(nodes), "assumed=[]",
                                  "compute.memory_efficiency=0.8", "compute.overlap_slowdown=1.1",
-                                 "compute.framework_overhead=1"});
+                                 "compute.framework_overhead=1", "sync.nccl_latency=1"});
     const std::vector<LedgerEntry> ledger = build_ledger(s);
     EXPECT_EQ(defaulted_inputs(ledger), 1);
     std::vector<LedgerEntry> before = ledger;

@@ -50,6 +50,7 @@ using Collective = AllReduce;
 struct CollectiveCost {
   LatencyModel model = LatencyModel::kAlpha;
   NcclProtocol protocol = NcclProtocol::kAuto;
+  double nccl_latency = 1;  // sync.nccl_latency: NcclSetting::latency_scale under model nccl
 };
 
 // The rings actually used: `requested` if > 0, else nic.count on multi-node clusters, else 1;

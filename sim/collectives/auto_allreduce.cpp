@@ -34,6 +34,7 @@ class AutoAllReduce : public AllReduce {
                               ring_channel_count(transport->platform().spec, channels))),
         ring_(make_ring_allreduce(transport, mode, channels, cost)),
         tree_(make_tree_allreduce(transport, channels, cost)) {
+    setting_.latency_scale = cost.nccl_latency;
     const bool simple =
         cost.protocol == NcclProtocol::kAuto || cost.protocol == NcclProtocol::kSimple;
     if (nccl_ && simple && nvls_supported(transport->platform().spec))

@@ -13,7 +13,9 @@ CallCost::CallCost(const ClusterSpec& spec, NcclAlgorithm algorithm, int channel
       op_(op),
       cost_(cost),
       seconds_per_byte_(seconds_per_byte),
-      alpha_latency_(alpha_latency) {}
+      alpha_latency_(alpha_latency) {
+  setting_.latency_scale = cost.nccl_latency;
+}
 
 double CallCost::links_algbw() const {
   return seconds_per_byte_ > 0 ? 1.0 / seconds_per_byte_ : std::numeric_limits<double>::max();

@@ -83,16 +83,17 @@ NcclSetting nccl_setting(const ClusterSpec& c, int channels) {
 double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes,
                     CollectiveOp op) {
   if (s.ranks <= 1) return 0;
+  const double k = s.latency_scale;  // on the table's values only, never on the cluster's hops
   if (is_nvls(a)) {
     // tuning.cc: NVLS's latency is its NVLink hop alone; NVLSTree adds the tree's network hops.
-    const double nvls = kNvlsLat + s.intra_hop / kUs;
+    const double nvls = k * kNvlsLat + s.intra_hop / kUs;
     if (a == NcclAlgorithm::kNvls || s.nodes == 1) return nvls * kUs;
-    return (nvls + 2 * log2i(s.nodes) * (kNvlsTreeNetLat + s.net_hop / kUs)) * kUs;
+    return (nvls + 2 * log2i(s.nodes) * (k * kNvlsTreeNetLat + s.net_hop / kUs)) * kUs;
   }
   const int ai = static_cast<int>(a), pi = proto_index(p);
-  const double intra_hw = kHwLat[static_cast<int>(s.intra)][ai][pi] + s.intra_hop / kUs;
-  const double inter = kHwLat[static_cast<int>(NcclHardware::kNet)][ai][pi] + s.net_hop / kUs;
-  double lat = kBaseLat[ai][pi];
+  const double intra_hw = k * kHwLat[static_cast<int>(s.intra)][ai][pi] + s.intra_hop / kUs;
+  const double inter = k * kHwLat[static_cast<int>(NcclHardware::kNet)][ai][pi] + s.net_hop / kUs;
+  double lat = k * kBaseLat[ai][pi];
   if (a == NcclAlgorithm::kRing) {
     // tuning.cc: nsteps and nInterSteps per collective.
     const bool all_reduce = op == CollectiveOp::kAllReduce;
@@ -101,7 +102,7 @@ double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, doubl
     double intra = intra_hw;
     if (s.nodes > 1) {
       // Inter-node rings still launch every step through the network proxy.
-      const double overhead = (s.cpu == CpuVendor::kAmd ? 2.0 : 1.0) * (pi == kSimple ? 3 : 1);
+      const double overhead = k * (s.cpu == CpuVendor::kAmd ? 2.0 : 1.0) * (pi == kSimple ? 3 : 1);
       intra = std::max(intra, overhead);
     }
     lat += (steps - inter_steps) * intra + inter_steps * inter;

@@ -8,7 +8,8 @@
 //         2 us AMD, x3 for Simple); the latency x1.4 (x1.9 before Ampere) for Simple on several
 //         nodes once S / (channels * P) >= 64 B ("plateau effect of ring")
 //   tree: baseLat[a][p] + 2 ((P/N - 1) * intraLat + floor(log2 N) * interLat)
-// with hwLat per hardware class (NVLink, PCI, network) and interLat = hwLat[net][a][p]. Each hop
+// with hwLat per hardware class (NVLink, PCI, network) and interLat = hwLat[net][a][p], every
+// table value times NcclSetting::latency_scale (1 = v2.20.3's table). Each hop
 // also pays the cluster's own link latency (intra_hop, net_hop: the `latency` keys and the
 // transport's per-message cost), which plays the role of NCCL's graph->latencyInter.
 //
@@ -60,6 +61,11 @@ struct NcclSetting {
   int channels = 1;      // for the ring's plateau threshold
   double intra_hop = 0;  // seconds added to every intra-node hop
   double net_hop = 0;    // seconds added to every network hop
+  // Multiplies the table's latencies (baseLat, hwLat, the proxy's netOverhead, NVLS's): what
+  // other NCCL releases' tables and measured small-message times span (sync.nccl_latency,
+  // docs/assumptions.md). NCCL's choice of algorithm and protocol follows the scaled table, as a
+  // release with that table would choose. intra_hop and net_hop are the cluster's, not scaled.
+  double latency_scale = 1;
 };
 
 // The setting of a cluster: ranks and nodes, NVLink or PCI inside a node, LL128 as NCCL enables

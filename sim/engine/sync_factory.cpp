@@ -47,6 +47,11 @@ bool uses_alpha_beta(const Scenario& s) {
          (!s.sync.alpha_beta.empty() || !s.sync.alpha_beta_table.empty());
 }
 
+// What a ring or tree call charges besides its flows, as the scenario's sync section states it.
+CollectiveCost collective_cost(const Scenario& s) {
+  return {s.sync.latency_model, s.sync.protocol, s.sync.nccl_latency};
+}
+
 // "/ zero3 (FSDP FULL_SHARD) over 64 GPUs, 33 units, ring, backward prefetch pre, ...".
 std::string sharding_notes(const Scenario& s) {
   const ShardingSpec& sh = s.sync.sharding;
@@ -125,7 +130,7 @@ std::unique_ptr<AllReduce> make_allreduce(const Scenario& s, Transport* transpor
                            "' nor for 'auto'; add them or choose an algorithm it has");
     return make_alpha_beta_allreduce(transport, s.sync.algorithm, std::move(table));
   }
-  const CollectiveCost cost{s.sync.latency_model, s.sync.protocol};
+  const CollectiveCost cost = collective_cost(s);
   switch (s.sync.algorithm) {
     case AllReduceAlgorithm::kRing:
       return make_ring_allreduce(transport, s.sync.mode, s.sync.channels, cost);
@@ -169,7 +174,7 @@ std::unique_ptr<AllReduce> make_collective(const Scenario& s, Transport* transpo
                                   "links");
     return make_alpha_beta_collective(transport, op, s.sync.algorithm, std::move(table));
   }
-  const CollectiveCost cost{s.sync.latency_model, s.sync.protocol};
+  const CollectiveCost cost = collective_cost(s);
   if (group != CollectiveGroup::kWorld)
     return make_group_collective(transport, op, group, s.sync.mode, cost);
   switch (s.sync.algorithm) {

@@ -33,6 +33,37 @@ bool nccl_overlaps_compute(const Scenario& s) {
          (s.sync.overlap || s.sync.sharding.strategy != Sharding::kNone);
 }
 
+// NCCL's latency table prices the job's collectives (sync_factory.cpp): sync.latency_model nccl
+// on 2+ GPUs, no measured alpha-beta table, no parameter server, and a ring or tree call in flow
+// mode (the chunked mode charges alpha per step; tree and NVLS have no chunked mode; under
+// hybrid sharding the node and rail groups run NCCL rings whatever the algorithm).
+bool nccl_latency_in_use(const Scenario& s) {
+  const SyncSpec& y = s.sync;
+  if (s.cluster.total_gpus() <= 1 || y.latency_model != LatencyModel::kNccl) return false;
+  if (y.strategy == SyncStrategy::kParameterServer) return false;
+  if (!y.alpha_beta.empty() || !y.alpha_beta_table.empty()) return false;
+  const bool flow = y.mode == CollectiveMode::kFlow;
+  if (y.sharding.strategy != Sharding::kNone) {
+    // Reduce-scatter and all-gather run the ring in the scenario's mode (make_collective).
+    const bool nccl_algorithm = y.algorithm == AllReduceAlgorithm::kRing ||
+                                y.algorithm == AllReduceAlgorithm::kTree ||
+                                y.algorithm == AllReduceAlgorithm::kAuto;
+    return flow && (nccl_algorithm || y.sharding.strategy == Sharding::kHybrid);
+  }
+  switch (y.algorithm) {
+    case AllReduceAlgorithm::kTree:
+    case AllReduceAlgorithm::kNvls:
+      return true;
+    case AllReduceAlgorithm::kRing:
+    case AllReduceAlgorithm::kAuto:
+      return flow;
+    case AllReduceAlgorithm::kHalvingDoubling:
+    case AllReduceAlgorithm::kHierarchical:
+      return false;
+  }
+  return false;
+}
+
 void set_pcie(Scenario* s, double v) {
   ClusterSpec& c = s->cluster;
   // GPU-to-GPU traffic on kind pcie crosses the PCIe link (the loader copies it).
@@ -393,6 +424,27 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "DGX-1 (tensorpack/benchmarks)",
        "input pipeline: time the data loader alone (iterate it without training) with one "
        "worker and state data.decode.samples_per_core"},
+      {"sync.nccl_latency",
+       "NCCL latency (x its v2.20 table)",
+       "x",
+       RangeKind::kAbsolute,
+       0.7,
+       2.5,
+       0.01,
+       10,
+       [](const Scenario& s) { return s.sync.nccl_latency; },
+       [](Scenario* s, double v) { s->sync.nccl_latency = v; },
+       nccl_latency_in_use,
+       {"sync.nccl_latency"},
+       "NCCL's base and per-hop latencies (tuning.cc) differ between releases and from measured "
+       "small calls: NCCL 2.7-2.8's table charges 0.68-0.77x v2.20's for LL on 8 NVLink GPUs "
+       "(ring base 3.6 vs 6.6 us, hop 0.47 vs 0.6 us); 8 B all-reduce on 8 H20 in one node took "
+       "12.5 us against the table's 15 (deepseek-ai/DeepEP#303), on 2 A100 nodes over HDR 19-20 "
+       "us against 15.4 (NVIDIA/nccl-tests#150), on 2 H100 nodes 64 us against NCCL's own 25.2 "
+       "(NVIDIA/nccl#1453)",
+       "small-message latency: run nccl-tests all_reduce_perf -b 8 -e 64K on the job's nodes, "
+       "then `ddpsim calibrate --fit-platform` (or state sync.nccl_latency as measured over "
+       "predicted time at 8 B)"},
   };
   return rows;
 }

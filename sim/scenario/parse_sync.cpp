@@ -167,7 +167,7 @@ void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario
                            "protocol",       "schedule",     "partition",
                            "credit",         "fusion",       "ps",
                            "local_sgd",      "alpha_beta",   "buffer_broadcast",
-                           "sharding",       "fsdp"},
+                           "sharding",       "fsdp",         "nccl_latency"},
                    context);
   if (auto v = sync.get("strategy")) s.strategy = as_enum<SyncStrategy>(*v);
   std::optional<YamlValue> algorithm = sync.get("algorithm");
@@ -196,6 +196,9 @@ void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario
   if (dtype) s.gradient_bytes = gradient_dtype_bytes(*dtype);
   if (auto v = sync.get("channels")) s.channels = static_cast<int>(as_int(*v, 0));
   if (auto v = sync.get("latency_model")) s.latency_model = as_enum<LatencyModel>(*v);
+  // A multiplier on NCCL's latency table; beyond 10x no release's table or measurement reaches
+  // (docs/assumptions.md), so a larger value is a mistake rather than a cluster.
+  if (auto v = sync.get("nccl_latency")) s.nccl_latency = as_real(*v, 0, true, 10);
   std::optional<YamlValue> protocol = sync.get("protocol");
   if (protocol) s.protocol = as_enum<NcclProtocol>(*protocol);
   std::optional<YamlValue> schedule = sync.get("schedule");

@@ -279,6 +279,10 @@ struct SyncSpec {
   int gradient_bytes = 4;  // bytes per gradient element on the wire
   int channels = 0;        // rings in parallel; 0 = NIC count (NCCL-like)
   LatencyModel latency_model = LatencyModel::kNccl;
+  // sync.nccl_latency: multiplies the base, per-hop and proxy latencies of NCCL's tuning table
+  // (nccl_tuning.h) under latency_model nccl; the cluster's own link latencies are not scaled.
+  // 1 = the table as NCCL v2.20 ships it. A ledger row (docs/assumptions.md) samples it.
+  double nccl_latency = 1.0;
   NcclProtocol protocol = NcclProtocol::kAuto;  // NCCL_PROTO; auto = NCCL's choice by size
   ParameterServerSpec ps;
   ShardingSpec sharding;

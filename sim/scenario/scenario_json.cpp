@@ -104,6 +104,7 @@ json sync_json(const SyncSpec& s) {
           {"gradient_bytes", s.gradient_bytes},
           {"channels", s.channels},
           {"latency_model", enum_name(s.latency_model)},
+          {"nccl_latency", s.nccl_latency},
           {"protocol", enum_name(s.protocol)},
           {"schedule", enum_name(s.schedule)},
           {"partition_bytes", s.partition},

@@ -26,11 +26,21 @@ bool is_stated(const Scenario& s, const AssumptionRow& row) {
   return false;
 }
 
+// The parameter of a platform fit that settles a row: the row's own key, except NCCL's latency
+// table, which the fit holds fixed and measures through the link latency it solves above it
+// (platform_fit.h): the intra-node latency on one node, the network's on several.
+std::string fitted_parameter(const Scenario& s, const AssumptionRow& row) {
+  if (std::string(row.key) == "sync.nccl_latency")
+    return s.cluster.nodes > 1 ? "cluster.nic.latency" : "cluster.intra_node.latency";
+  return row.key;
+}
+
 // A platform file fitted this key: its file and the device of the fit.
 bool from_platform_fit(const Scenario& s, const AssumptionRow& row, LedgerEntry* e) {
   const ClusterSpec& c = s.cluster;
   if (c.calibration.empty()) return false;
-  const std::string prefix = std::string(row.key) + " =";
+  const std::string parameter = fitted_parameter(s, row);
+  const std::string prefix = parameter + " =";
   bool fitted = false;
   for (const std::string& note : c.calibration_notes)
     if (note.compare(0, prefix.size(), prefix) == 0) fitted = true;
@@ -39,7 +49,7 @@ bool from_platform_fit(const Scenario& s, const AssumptionRow& row, LedgerEntry*
     throw std::logic_error("cluster.calibration without the platform file the loader reads");
   e->file = c.calibration;
   for (const FittedParameter& p : c.fitted_platform->parameters)
-    if (p.parameter == row.key) e->device = p.device;
+    if (p.parameter == parameter) e->device = p.device;
   e->why = "fitted by `ddpsim calibrate --fit-platform`";
   return true;
 }
