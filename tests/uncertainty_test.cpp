@@ -286,7 +286,8 @@ TEST(Uncertainty, FullyStatedScenarioHasZeroWidthBand) {
   }
   // NCCL's latency table prices this job's ring: its row is there, stated; unstated, the same
   // scenario samples it, the one input left.
-  const LedgerEntry* nccl = entry(build_ledger(one_node(stated)), "sync.nccl_latency");
+  const std::vector<LedgerEntry> stated_ledger = build_ledger(one_node(stated));
+  const LedgerEntry* nccl = entry(stated_ledger, "sync.nccl_latency");
   ASSERT_NE(nccl, nullptr);
   EXPECT_EQ(nccl->source, InputSource::kScenario);
   const std::vector<LedgerEntry> one_left = build_ledger(
