@@ -62,7 +62,7 @@ SyncCost all_reduce_cost(const Scenario& s, double bucket_bytes) {
     cost.description = "one GPU: no communication";
     return cost;
   }
-  if (!s.sync.alpha_beta_table.empty() || !s.sync.alpha_beta.empty()) {
+  if (s.sync.alpha_beta_timed()) {
     cost.sleeps_per_call = p;
     cost.description = "alpha-beta table: one sleep per rank per bucket, no flows";
     return cost;

@@ -65,8 +65,7 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
     if (sync.ps.mode != PsMode::kSync)
       return "asynchronous parameter servers are not folded (workers drift apart)";
   }
-  if (!sync.alpha_beta.empty() || !sync.alpha_beta_table.empty())
-    return "an alpha-beta table times the calls (no links to fold)";
+  if (sync.alpha_beta_timed()) return "an alpha-beta table times the calls (no links to fold)";
   if (sync.mode == CollectiveMode::kChunked) return "chunked collective mode";
   if (sync.algorithm == AllReduceAlgorithm::kHalvingDoubling)
     return "halving-doubling is not folded (ring, hierarchical, tree, nvls and auto are)";

@@ -43,8 +43,7 @@ AlphaBetaTable alpha_beta_table(const Scenario& s) {
 }
 
 bool uses_alpha_beta(const Scenario& s) {
-  return s.cluster.total_gpus() > 1 &&
-         (!s.sync.alpha_beta.empty() || !s.sync.alpha_beta_table.empty());
+  return s.cluster.total_gpus() > 1 && s.sync.alpha_beta_timed();
 }
 
 // What a ring or tree call charges besides its flows, as the scenario's sync section states it.

@@ -41,7 +41,7 @@ bool nccl_latency_in_use(const Scenario& s) {
   const SyncSpec& y = s.sync;
   if (s.cluster.total_gpus() <= 1 || y.latency_model != LatencyModel::kNccl) return false;
   if (y.strategy == SyncStrategy::kParameterServer) return false;
-  if (!y.alpha_beta.empty() || !y.alpha_beta_table.empty()) return false;
+  if (y.alpha_beta_timed()) return false;
   const bool flow = y.mode == CollectiveMode::kFlow;
   if (y.sharding.strategy != Sharding::kNone) {
     // Reduce-scatter and all-gather run the ring in the scenario's mode (make_collective).

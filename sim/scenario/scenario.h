@@ -295,6 +295,10 @@ struct SyncSpec {
   // the collectives the engine builds use these sweeps and never open the file. Shared by every
   // copy of the scenario; null when there is no file.
   std::shared_ptr<const AlphaBetaFile> alpha_beta_file;
+
+  // Measured alpha-beta costs (a table in code or a file) time the collectives instead of the
+  // links and NCCL's latency table.
+  bool alpha_beta_timed() const { return !alpha_beta.empty() || !alpha_beta_table.empty(); }
 };
 
 // ---------------------------------------------------------------- compute
