@@ -79,7 +79,8 @@ def plot_strategy(data, out_dir):
             match = [r for r in rows if sync_label(r) == strategy]
             if match:
                 xs.append(g - 0.4 + width * (j + 0.5))
-                ys.append(match[0]["samples_per_second"])
+                # Banded, each bar is its headline: the median inside the shaded p10-p90.
+                ys.append(match[0]["samples_per_second_p50" if draws else "samples_per_second"])
                 if draws:
                     lows.append(match[0]["samples_per_second_p10"])
                     highs.append(match[0]["samples_per_second_p90"])

@@ -126,7 +126,8 @@ class SweepData:
         return int(max(draws))
 
     def band_label(self):
-        return "p10-p90 over %d draws of the defaults" % self.band_draws()
+        return "p10-p90 over %d draws of the defaults x the model's measured error" % \
+            self.band_draws()
 
     def has_gpu_axis(self):
         return len({r["gpus"] for r in self.ok}) > 1

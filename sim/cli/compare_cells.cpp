@@ -21,30 +21,43 @@ namespace ddpsim::cli {
 namespace {
 
 Outcome outcome_of(const SimulationResult& r) {
-  return {r.samples_per_second, r.iteration_time, r.exposed_comm_share,
-          r.memory.total,       r.gpus,           r.memory.max_batch_that_fits,
-          r.memory.fits,        r.bottleneck};
+  Outcome o;
+  o.samples_per_second = r.samples_per_second;
+  o.iteration_time = r.iteration_time;
+  o.exposed_comm_share = r.exposed_comm_share;
+  o.memory = r.memory.total;
+  o.comm_share = r.comm_share;
+  o.data_wait_share = r.iteration_time > 0 ? r.breakdown.data_wait / r.iteration_time : 0;
+  o.gpus = r.gpus;
+  o.nodes = r.nodes;
+  o.max_batch = r.memory.max_batch_that_fits;
+  o.fits = r.memory.fits;
+  o.bottleneck = r.bottleneck;
+  return o;
 }
 
 // Hexadecimal floats round-trip every double exactly: -j N prints what -j 1 prints.
 std::string encode(const Outcome& o) {
-  return fmt::format("{:a} {:a} {:a} {:a} {} {} {} {}\n", o.samples_per_second, o.iteration_time,
-                     o.exposed_comm_share, o.memory, o.gpus, o.max_batch, o.fits ? 1 : 0,
+  return fmt::format("{:a} {:a} {:a} {:a} {:a} {:a} {} {} {} {} {}\n", o.samples_per_second,
+                     o.iteration_time, o.exposed_comm_share, o.memory, o.comm_share,
+                     o.data_wait_share, o.gpus, o.nodes, o.max_batch, o.fits ? 1 : 0,
                      o.bottleneck);
 }
 
 Outcome decode(const std::string& text) {
   std::istringstream in(text);
-  std::string a, b, c, d;
+  std::string a, b, c, d, e, f;
   Outcome o;
   int fits = 0;
-  in >> a >> b >> c >> d >> o.gpus >> o.max_batch >> fits;
+  in >> a >> b >> c >> d >> e >> f >> o.gpus >> o.nodes >> o.max_batch >> fits;
   std::getline(in >> std::ws, o.bottleneck);
   if (!in && !in.eof()) throw std::runtime_error("compare: unreadable cell result '" + text + "'");
   o.samples_per_second = std::strtod(a.c_str(), nullptr);
   o.iteration_time = std::strtod(b.c_str(), nullptr);
   o.exposed_comm_share = std::strtod(c.c_str(), nullptr);
   o.memory = std::strtod(d.c_str(), nullptr);
+  o.comm_share = std::strtod(e.c_str(), nullptr);
+  o.data_wait_share = std::strtod(f.c_str(), nullptr);
   o.fits = fits != 0;
   return o;
 }

@@ -13,7 +13,8 @@ namespace ddpsim::cli {
 // What the table and the CSV need of one simulation; crosses a process boundary as text.
 struct Outcome {
   double samples_per_second = 0, iteration_time = 0, exposed_comm_share = 0, memory = 0;
-  int gpus = 0, max_batch = 0;
+  double comm_share = 0, data_wait_share = 0;  // what binds: the cell's mechanism class
+  int gpus = 0, nodes = 0, max_batch = 0;
   bool fits = true;
   std::string bottleneck;
 };

@@ -38,7 +38,10 @@
 #include "sim/scenario/scenario_loader.h"
 #include "sim/uncertainty/draw_runner.h"
 #include "sim/uncertainty/ledger.h"
+#include "sim/uncertainty/pair_verdict.h"
 #include "sim/uncertainty/uncertainty.h"
+#include "sim/validation/mechanism_class.h"
+#include "sim/validation/residual_file.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/input_error.h"
 #include "sim/util/output_folder.h"
@@ -59,7 +62,7 @@ struct Options {
   int jobs = 0;
   UncertaintyFlags uncertainty;
 } opts;
-constexpr double kDecided = 0.8;  // a pair is decided when one wins in this share of worlds
+constexpr int kMaxDraws = 128;  // per cell, however many batches a close pair asks for
 
 const char* kStrategyHelp =
     "ALGORITHM (ring, tree, halving-doubling, hierarchical, auto: all-reduce), horovod (ring with "
@@ -185,12 +188,19 @@ void check_cell_resources(const Scenario& scenario, const std::string& strategy)
 struct Cell {
   double samples_per_second = 0;
   std::vector<double> draws;  // samples/s per draw (--uncertainty)
-  Band band;
+  MechanismClass mechanism;   // what binds it: whose measured model error it carries
+  Discrepancy error;
+  Band band;                  // draws x model error; its p50 is the cell's headline
   double efficiency = 0;
   double memory = 0;  // bytes per GPU
   bool fits = true;
   int max_batch = 0;
 };
+
+// Cells of one mechanism class share the model's error (it moves both); others draw it apart.
+PairVerdict judge_cells(const Cell& a, const Cell& b) {
+  return judge_pair(a.draws, a.error, b.draws, b.error, a.mechanism == b.mechanism);
+}
 
 CLI::Option* csv_option = nullptr;
 
@@ -282,32 +292,75 @@ int run() {
 
   std::vector<std::vector<Cell>> table(models.size() * nics.size(),
                                        std::vector<Cell>(strategy_sets.size()));
+  auto cell_of = [&](const Job& job) -> Cell& {
+    return table[job.model * nics.size() + job.nic][job.strategy];
+  };
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const Outcome& r = outcomes[first_cell + i];
+    Cell& cell = cell_of(jobs[i]);
+    cell.samples_per_second = r.samples_per_second;
+    const double one = single[jobs[i].model];
+    cell.efficiency = one > 0 ? r.samples_per_second / (r.gpus * one) : 0;
+    cell.memory = r.memory;
+    cell.fits = r.fits || !sharding;  // only sharded comparisons check memory
+    cell.max_batch = r.max_batch;
+  }
+  // Pairs that are compared: both cells can run.
+  auto compared = [&](const Cell& a, const Cell& b) { return a.fits && b.fits; };
   const bool uncertain = opts.uncertainty.given();
-  const int draws = opts.uncertainty.samples();
-  const std::vector<std::vector<double>> design =
-      uncertain ? uncertainty_design(draws, static_cast<uint64_t>(opts.uncertainty.seed))
-                : std::vector<std::vector<double>>{};
   // Every input defaulted in any cell (the union, in table order): what may decide a pair.
   std::vector<const AssumptionRow*> defaulted;
+  std::vector<std::vector<double>> design;  // every draw run, in order (all batches)
   if (uncertain) {
-    std::vector<Scenario> runs;
-    for (const Job& job : jobs) {
-      const std::vector<LedgerEntry> ledger = build_ledger(job.scenario);
-      for (const LedgerEntry& e : ledger)
+    const std::vector<ResidualRow> residuals = read_residual_file(default_residual_file());
+    std::vector<std::vector<LedgerEntry>> ledgers;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const Outcome& r = outcomes[first_cell + i];
+      Cell& cell = cell_of(jobs[i]);
+      cell.mechanism = classify_mechanism(jobs[i].scenario, r.nodes, r.exposed_comm_share,
+                                          r.comm_share, r.data_wait_share);
+      cell.error = estimate_discrepancy(residuals, cell.mechanism,
+                                        support_features(jobs[i].scenario));
+      ledgers.push_back(build_ledger(jobs[i].scenario));
+      for (const LedgerEntry& e : ledgers.back())
         if (e.source == InputSource::kDefault &&
             std::find(defaulted.begin(), defaulted.end(), e.row) == defaulted.end())
           defaulted.push_back(e.row);
-      for (const auto& u : design) runs.push_back(drawn_scenario(job.scenario, ledger, u));
     }
-    std::fprintf(stderr, "%zu draws (%d per cell) ...\n", runs.size(), draws);
-    const std::vector<SimulationResult> results = run_scenarios(runs, resolve_jobs(opts.jobs));
+    // Draws in batches: the first is the --uncertainty N the user asked for (seed S); while a
+    // pair's share is still on both sides of the decision bound, another batch as large as all
+    // before it (seed S + draws so far: new points, the earlier ones kept) up to kMaxDraws.
+    int batch = opts.uncertainty.samples();
+    while (batch > 0) {
+      const uint64_t seed = static_cast<uint64_t>(opts.uncertainty.seed) + design.size();
+      const std::vector<std::vector<double>> more = uncertainty_design(batch, seed);
+      std::vector<Scenario> runs;
+      for (size_t i = 0; i < jobs.size(); ++i)
+        for (const auto& u : more) runs.push_back(drawn_scenario(jobs[i].scenario, ledgers[i], u));
+      std::fprintf(stderr, "%zu draws (%d per cell) ...\n", runs.size(), batch);
+      const std::vector<SimulationResult> results = run_scenarios(runs, resolve_jobs(opts.jobs));
+      for (size_t i = 0; i < jobs.size(); ++i)
+        for (int d = 0; d < batch; ++d)
+          cell_of(jobs[i]).draws.push_back(results[i * batch + d].samples_per_second);
+      design.insert(design.end(), more.begin(), more.end());
+      bool settled = true;
+      for (const std::vector<Cell>& cells : table)
+        for (size_t a = 0; a < cells.size(); ++a)
+          for (size_t b = a + 1; b < cells.size(); ++b)
+            if (compared(cells[a], cells[b]) && !judge_cells(cells[a], cells[b]).settled())
+              settled = false;
+      const int have = static_cast<int>(design.size());
+      batch = settled ? 0 : std::min(have, kMaxDraws - have);
+      if (batch > 0)
+        std::fprintf(stderr, "a pair is still near the %.0f %% bound: %d more draws\n",
+                     100 * kDecidedShare, batch);
+    }
     for (size_t i = 0; i < jobs.size(); ++i) {
-      Cell& cell = table[jobs[i].model * nics.size() + jobs[i].nic][jobs[i].strategy];
-      for (int d = 0; d < draws; ++d)
-        cell.draws.push_back(results[i * draws + d].samples_per_second);
-      cell.band = band_of(cell.draws);
+      Cell& cell = cell_of(jobs[i]);
+      cell.band = combined_band(cell.draws, cell.error);
     }
   }
+  const int draws = static_cast<int>(design.size());
   std::string csv =
       "model,nic,strategy,gpus,samples_per_second,scaling_efficiency,"
       "iteration_time_s,exposed_comm_share,bottleneck,memory_bytes,fits,max_batch" +
@@ -318,18 +371,12 @@ int run() {
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Job& job = jobs[i];
     const Outcome& r = outcomes[first_cell + i];
-    Cell& cell = table[job.model * nics.size() + job.nic][job.strategy];
-    cell.samples_per_second = r.samples_per_second;
-    const double one = single[job.model];
-    cell.efficiency = one > 0 ? r.samples_per_second / (r.gpus * one) : 0;
-    cell.memory = r.memory;
-    cell.fits = r.fits;
-    cell.max_batch = r.max_batch;
+    const Cell& cell = cell_of(job);
     csv +=
         fmt::format("{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.0f},{},{}\n", models[job.model],
                     nics[job.nic], opts.strategies[job.strategy], r.gpus, r.samples_per_second,
                     cell.efficiency, r.iteration_time, r.exposed_comm_share, r.bottleneck,
-                    cell.memory, cell.fits ? 1 : 0, cell.max_batch);
+                    cell.memory, r.fits ? 1 : 0, cell.max_batch);
     if (uncertain) {
       csv.pop_back();
       csv += fmt::format(",{:.6g},{:.6g},{:.6g}\n", cell.band.p10, cell.band.p50, cell.band.p90);
@@ -344,34 +391,71 @@ int run() {
   const ClusterSpec& c = base.cluster;
   std::printf(
       "%s: %d node%s x %d %s = %d GPUs, batch %d/GPU; samples/s (scaling efficiency "
-      "against one GPU)%s, * = fastest in the row%s\n\n",
+      "against one GPU)%s, * = %s%s\n\n",
       base.name.c_str(), c.nodes, c.nodes == 1 ? "" : "s", c.gpus_per_node, c.gpu.name.c_str(),
       c.total_gpus(), base.training.batch_per_gpu, sharding ? " and memory per GPU" : "",
+      uncertain ? "the strategy its pairs support (below)" : "fastest in the row",
       sharding ? " that fits; OOM: does not fit in memory" : "");
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> header = {"model", "NIC"};
   header.insert(header.end(), opts.strategies.begin(), opts.strategies.end());
   rows.push_back(header);
+  // Banded, a row's star goes to the cell its pair lines support (pair_verdict.h), and each cell
+  // leads with its headline: the median of its draws x the model's error, inside its band.
+  struct RowVerdicts {
+    std::vector<std::pair<size_t, size_t>> cells;  // (a, b) of each pair, in print order
+    std::vector<PairVerdict> pairs;                // leader/other as cell indices
+    int star = -1;
+    bool leads_every_pair = false;
+  };
+  std::vector<RowVerdicts> verdicts(table.size());
+  for (size_t row = 0; row < table.size(); ++row) {
+    const std::vector<Cell>& cells = table[row];
+    RowVerdicts& v = verdicts[row];
+    std::vector<double> headlines;
+    std::vector<bool> eligible;
+    for (const Cell& cell : cells) {
+      headlines.push_back(uncertain ? cell.band.p50 : cell.samples_per_second);
+      eligible.push_back(cell.fits);
+    }
+    if (uncertain) {
+      for (size_t a = 0; a < cells.size(); ++a)
+        for (size_t b = a + 1; b < cells.size(); ++b) {
+          if (!compared(cells[a], cells[b])) continue;
+          PairVerdict p = judge_cells(cells[a], cells[b]);
+          p.leader = p.leader == 0 ? a : b;
+          p.other = p.other == 0 ? a : b;
+          v.cells.emplace_back(a, b);
+          v.pairs.push_back(p);
+        }
+      v.star = supported_winner(v.pairs, headlines, eligible, &v.leads_every_pair);
+    } else {
+      // A configuration that does not fit in memory cannot be the fastest (it cannot run).
+      for (size_t k = 0; k < cells.size(); ++k)
+        if (eligible[k] && (v.star < 0 || headlines[k] > headlines[v.star]))
+          v.star = static_cast<int>(k);
+    }
+  }
   for (size_t m = 0; m < models.size(); ++m)
     for (size_t n = 0; n < nics.size(); ++n) {
       const std::vector<Cell>& cells = table[m * nics.size() + n];
-      // A configuration that does not fit in memory cannot be the fastest (it cannot run).
-      double best = 0;
-      for (const Cell& cell : cells)
-        if (cell.fits || !sharding) best = std::max(best, cell.samples_per_second);
+      const int star = verdicts[m * nics.size() + n].star;
       std::vector<std::string> row = {models[m], nics[n].empty() ? "scenario" : nics[n]};
-      for (const Cell& cell : cells) {
+      for (size_t k = 0; k < cells.size(); ++k) {
+        const Cell& cell = cells[k];
         const std::string memory = sharding ? " " + units::format_bytes(cell.memory) : "";
-        if (sharding && !cell.fits)
+        const double headline = uncertain ? cell.band.p50 : cell.samples_per_second;
+        const double efficiency =
+            cell.samples_per_second > 0 ? cell.efficiency * headline / cell.samples_per_second : 0;
+        if (!cell.fits)
           row.push_back("OOM" + memory + " ");
         else
           row.push_back(
-              fmt::format("{} ({:.0f}%){}{}{}", units::format_rate(cell.samples_per_second),
-                          100 * cell.efficiency,
+              fmt::format("{} ({:.0f}%){}{}{}", units::format_rate(headline), 100 * efficiency,
                           uncertain ? fmt::format(" [{} - {}]", units::format_rate(cell.band.p10),
                                                   units::format_rate(cell.band.p90))
                                     : std::string(),
-                          memory, cell.samples_per_second == best ? "*" : " "));
+                          memory, static_cast<int>(k) == star ? "*" : " "));
       }
       rows.push_back(row);
     }
@@ -388,61 +472,71 @@ int run() {
   }
   if (uncertain) {
     std::printf(
-        "\n[p10 - p90] over %d draws of the defaulted inputs (seed %lld), the same draws "
-        "for every cell\n",
+        "\nmedian [p10 - p90] over %d draws of the defaulted inputs (seed %lld), the same draws "
+        "for every cell, x the model's measured error (docs/model-error.md); * = the strategy "
+        "the pairs below support\n",
         draws, opts.uncertainty.seed);
-    std::printf("pairs: the share of sampled worlds in which each strategy is faster\n");
+    std::printf(
+        "pairs: the share of sampled worlds in which each strategy is faster and by how much; "
+        "decided = at least %.0f %% of worlds (one-sided 95 %% bound over the draws) and a gap "
+        "beyond the model's resolution\n",
+        100 * kDecidedShare);
     for (size_t m = 0; m < models.size(); ++m)
       for (size_t n = 0; n < nics.size(); ++n) {
-        const std::vector<Cell>& cells = table[m * nics.size() + n];
+        const RowVerdicts& v = verdicts[m * nics.size() + n];
         if (models.size() * nics.size() > 1)
           std::printf("%s, NIC %s\n", models[m].c_str(),
                       nics[n].empty() ? "scenario" : nics[n].c_str());
-        for (size_t a = 0; a < cells.size(); ++a)
-          for (size_t b = a + 1; b < cells.size(); ++b) {
-            if (sharding && (!cells[a].fits || !cells[b].fits)) continue;
-            std::vector<double> difference;
-            int a_wins = 0, b_wins = 0;
-            for (int d = 0; d < draws; ++d) {
-              difference.push_back(cells[a].draws[d] - cells[b].draws[d]);
-              if (cells[a].draws[d] > cells[b].draws[d]) ++a_wins;
-              if (cells[b].draws[d] > cells[a].draws[d]) ++b_wins;
-            }
-            if (a_wins == 0 && b_wins == 0) {
-              std::printf("  %s and %s: the same throughput in every world\n",
-                          opts.strategies[a].c_str(), opts.strategies[b].c_str());
-              continue;
-            }
-            const bool a_leads = a_wins >= b_wins;
-            const std::string& leader = opts.strategies[a_leads ? a : b];
-            const std::string& other = opts.strategies[a_leads ? b : a];
-            const double share = static_cast<double>(a_leads ? a_wins : b_wins) / draws;
-            std::string verdict;
-            if (share >= kDecided) {
-              verdict = "decided";
-            } else {
-              const AssumptionRow* deciding = nullptr;
-              double strongest = 0;
-              for (const AssumptionRow* row : defaulted) {
-                std::vector<double> x;
-                const size_t column = static_cast<size_t>(row - assumption_rows().data());
-                for (int d = 0; d < draws; ++d) x.push_back(design[d][column]);
-                const double r = std::abs(rank_correlation(x, difference));
-                if (r > strongest) {
-                  strongest = r;
-                  deciding = row;
-                }
-              }
-              verdict = deciding == nullptr
-                            ? "undecided: no defaulted input moves the difference"
-                            : fmt::format(
-                                  "undecided: deciding input {} (rank correlation {:.2f}); "
-                                  "measure {}",
-                                  deciding->label, strongest, deciding->measure);
-            }
-            std::printf("  %s faster than %s in %.0f %% of %d worlds: %s\n", leader.c_str(),
-                        other.c_str(), 100 * share, draws, verdict.c_str());
+        for (size_t i = 0; i < v.pairs.size(); ++i) {
+          const PairVerdict& p = v.pairs[i];
+          if (p.tie) {
+            std::printf("  %s and %s: the same throughput in every world\n",
+                        opts.strategies[v.cells[i].first].c_str(),
+                        opts.strategies[v.cells[i].second].c_str());
+            continue;
           }
+          const Cell& leader = table[m * nics.size() + n][p.leader];
+          const Cell& other = table[m * nics.size() + n][p.other];
+          std::string verdict;
+          if (p.decided()) {
+            verdict = "decided";
+          } else if (p.share_low >= kDecidedShare) {
+            verdict = fmt::format(
+                "too close to call: the gap {:.1f} % is within the model's resolution of "
+                "{:.1f} % ({})",
+                100 * (p.ratio_p50 - 1), 100 * (std::exp(p.resolution) - 1),
+                leader.mechanism == other.mechanism
+                    ? leader.mechanism.name()
+                    : leader.mechanism.name() + ", " + other.mechanism.name());
+          } else {
+            std::vector<double> difference;
+            for (int d = 0; d < draws; ++d) difference.push_back(leader.draws[d] - other.draws[d]);
+            const AssumptionRow* deciding = nullptr;
+            double strongest = 0;
+            for (const AssumptionRow* row : defaulted) {
+              std::vector<double> x;
+              const size_t column = static_cast<size_t>(row - assumption_rows().data());
+              for (int d = 0; d < draws; ++d) x.push_back(design[d][column]);
+              const double r = std::abs(rank_correlation(x, difference));
+              if (r > strongest) {
+                strongest = r;
+                deciding = row;
+              }
+            }
+            verdict = deciding == nullptr
+                          ? "undecided: the model's own error decides it; measure both"
+                          : fmt::format(
+                                "undecided: deciding input {} (rank correlation {:.2f}); "
+                                "measure {}",
+                                deciding->label, strongest, deciding->measure);
+          }
+          std::printf("  %s faster than %s in %.0f %% of worlds (%d draws), %s: %s\n",
+                      opts.strategies[p.leader].c_str(), opts.strategies[p.other].c_str(),
+                      100 * p.share, draws, format_ratio(p).c_str(), verdict.c_str());
+        }
+        if (v.star >= 0 && !v.pairs.empty() && !v.leads_every_pair)
+          std::printf("  no strategy leads every pair: * marks the one that leads most (%s)\n",
+                      opts.strategies[v.star].c_str());
       }
   }
   if (!opts.out.empty()) {

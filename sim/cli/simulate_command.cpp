@@ -20,6 +20,7 @@
 #include "sim/scenario/scenario_loader.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
+#include "sim/validation/residual_file.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/output_folder.h"
 
@@ -89,14 +90,19 @@ int run() {
     u.samples = opts.uncertainty.samples();
     u.seed = static_cast<uint64_t>(opts.uncertainty.seed);
     u.jobs = opts.jobs;
+    u.model_error = model_error_for(scenario, result, read_residual_file(default_residual_file()));
     uncertainty = assess_uncertainty(scenario, ledger, u);
+    const UncertaintyReport& r = uncertainty;
     bands = {true,
-             uncertainty.samples_per_second.p10,
-             uncertainty.samples_per_second.p90,
-             uncertainty.iteration_time.p10,
-             uncertainty.iteration_time.p90,
-             uncertainty.exposed_comm_share.p10,
-             uncertainty.exposed_comm_share.p90};
+             r.samples,
+             r.samples_per_second.p10,
+             r.samples_per_second.p50,
+             r.samples_per_second.p90,
+             r.iteration_time.p10,
+             r.iteration_time.p50,
+             r.iteration_time.p90,
+             r.exposed_comm_share.p10,
+             r.exposed_comm_share.p90};
   }
 
   const nlohmann::json provenance = provenance_to_json(current_provenance());
@@ -104,7 +110,11 @@ int run() {
   doc["scenario"] = scenario_to_json(scenario);
   doc["result"] = result_to_json(result);
   doc["result"]["assumptions"] = ledger_to_json(ledger);
-  if (uncertain) doc["result"]["uncertainty"] = uncertainty_to_json(uncertainty);
+  if (uncertain) {
+    doc["result"]["uncertainty"] = uncertainty_to_json(uncertainty);
+    doc["result"]["headline"] = headline_to_json(uncertainty);
+    doc["result"]["nominal"] = nominal_to_json(result);
+  }
   doc["provenance"] = provenance;
   nlohmann::json trace = trace_to_chrome_json(result);
   trace["otherData"]["provenance"] = provenance;
@@ -117,6 +127,7 @@ int run() {
   } else {
     std::printf("%s", format_summary(scenario, model, result, ledger, bands).c_str());
     if (uncertain) {
+      std::printf("%s", format_model_error(uncertainty.model_error).c_str());
       std::printf(
           "uncertainty     p10-p90 over %d draws of %d defaulted input%s (seed %lld); "
           "what moves throughput most (low -> high end):\n%s",

@@ -35,6 +35,7 @@
 #include "sim/sweep/sweep_store.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
+#include "sim/validation/residual_file.h"
 #include "sim/util/atomic_file.h"
 
 namespace ddpsim::cli {
@@ -77,12 +78,15 @@ std::string fixed(double v, int decimals) {
 
 std::string describe_done(const PlannedPoint& p, const RecordedPoint& point, double wall) {
   const SimulationResult& r = point.result;
+  // Banded, the headline is the median of draws x model error, inside its band.
   const std::string band = point.bands
                                ? " (p10 " + fixed(point.bands->samples_per_second.p10, 1) +
                                      " - p90 " + fixed(point.bands->samples_per_second.p90, 1) + ")"
                                : "";
+  const double headline =
+      point.bands ? point.bands->samples_per_second.p50 : r.samples_per_second;
   return "#" + std::to_string(p.point.index) + " " + describe_point(p.point) + ": " +
-         std::to_string(r.gpus) + " GPUs, " + fixed(r.samples_per_second, 1) + " samples/s" + band +
+         std::to_string(r.gpus) + " GPUs, " + fixed(headline, 1) + " samples/s" + band +
          ", " + fixed(r.iteration_time * 1e3, 2) + " ms/step, " + r.bottleneck + " (" +
          fixed(wall, 1) + " s)";
 }
@@ -94,7 +98,7 @@ void print_table(const SweepPlan& plan, const CsvTable& csv) {
   std::vector<std::string> header = {"point"};
   header.insert(header.end(), keys.begin(), keys.end());
   const bool bands = csv_column(csv, "samples_per_second_p10") >= 0;
-  header.insert(header.end(), {"gpus", "samples/s"});
+  header.insert(header.end(), {"gpus", bands ? "samples/s p50" : "samples/s"});
   if (bands) header.push_back("p10 - p90");
   for (const char* h : {"eff", "ms/step", "comm", "exposed", "bottleneck"}) header.push_back(h);
   auto cell = [&](const std::vector<std::string>& row, const char* name) {
@@ -117,7 +121,7 @@ void print_table(const SweepPlan& plan, const CsvTable& csv) {
       line.insert(line.end(), {"-", "-", "-", "-", "-", "FAILED"});
       if (bands) line.insert(line.end() - 1, "-");
     } else {
-      line.push_back(number(row, "samples_per_second", 1, 1, ""));
+      line.push_back(number(row, bands ? "samples_per_second_p50" : "samples_per_second", 1, 1, ""));
       if (bands)
         line.push_back(number(row, "samples_per_second_p10", 1, 1, "") + " - " +
                        number(row, "samples_per_second_p90", 1, 1, ""));
@@ -302,8 +306,11 @@ int run() {
   // Each point's ledger, built here at the edge (it may read the profile or platform file the
   // point names), so the children only simulate.
   std::map<size_t, std::vector<LedgerEntry>> ledgers;
-  if (uncertain)
+  std::vector<ResidualRow> model_errors;  // the measured model error every point's band adds
+  if (uncertain) {
     for (size_t i : todo) ledgers.emplace(i, build_ledger(plan.points[i].scenario));
+    model_errors = read_residual_file(default_residual_file());
+  }
   // -j spreads the points; what the points leave idle runs each point's draws side by side
   // (-j 8 over 2 points: 4 draws at a time in each). The bands do not depend on it.
   draws.jobs =
@@ -325,9 +332,12 @@ int run() {
         set_inputs_read(sweep_inputs);  // not the files the parent read for other points
         const SimulationResult result = simulate(p.scenario, sim);
         const Provenance provenance = current_provenance();
-        const nlohmann::json bands =
-            uncertain ? uncertainty_to_json(assess_uncertainty(p.scenario, ledgers.at(i), draws))
-                      : nlohmann::json();
+        nlohmann::json bands;
+        if (uncertain) {
+          UncertaintyOptions point_draws = draws;
+          point_draws.model_error = model_error_for(p.scenario, result, model_errors);
+          bands = uncertainty_to_json(assess_uncertainty(p.scenario, ledgers.at(i), point_draws));
+        }
         // The trace first: a complete point file promises its trace exists too.
         nlohmann::json trace = trace_to_chrome_json(result);
         trace["otherData"]["provenance"] = provenance_to_json(provenance);

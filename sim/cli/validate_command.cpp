@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -48,9 +49,13 @@
 #include "sim/util/install_paths.h"
 #include "sim/util/output_folder.h"
 #include "sim/util/python_script.h"
+#include "sim/validation/beta_distribution.h"
 #include "sim/validation/case_prediction.h"
+#include "sim/validation/discrepancy.h"
+#include "sim/validation/mechanism_class.h"
 #include "sim/validation/measured_cases.h"
 #include "sim/validation/pair_ranking.h"
+#include "sim/validation/residual_file.h"
 #include "sim/validation/validation_table.h"
 
 namespace ddpsim::cli {
@@ -69,6 +74,7 @@ struct Options {
   bool no_plot = false;
   UncertaintyFlags uncertainty;  // 16 draws by default (set where the options are added)
   double min_coverage = -1, max_coverage = -1, max_width = -1;
+  std::string model_error;  // residual rows of cases this run does not simulate
 } opts;
 
 // The results of one scenario's draw `k`, beside its nominal results file.
@@ -76,34 +82,74 @@ std::string draw_file(const std::string& run, size_t k) {
   return run.substr(0, run.size() - 5) + ".draw-" + std::to_string(k) + ".json";
 }
 
-struct BandRow {
-  std::string group, id;
-  double measured = 0, predicted = 0, p10 = 0, p90 = 0;
+// One case's draws, before the model error is added.
+struct CaseDraws {
+  std::string id, source;  // source: the case's folder under DIR ("local" for --measured)
+  MechanismClass mechanism;
+  SupportFeatures support;
+  double measured = 0, nominal = 0;
+  bool rate = true;  // false for a time: a faster reality shortens it
+  std::vector<double> values;
 };
 
-// Coverage and median width per group and overall: the honesty of the bands.
+struct BandRow {
+  std::string mechanism, id, pooled;
+  double measured = 0, nominal = 0, p10 = 0, p50 = 0, p90 = 0;
+  int distance = 0;  // reasons the case is unlike the other sources' cases
+};
+
+ResidualRow residual_row(const CaseDraws& c) {
+  ResidualRow r;
+  r.id = c.id;
+  r.source = c.source;
+  r.mechanism = c.mechanism;
+  r.support = c.support;
+  r.measured = c.measured;
+  r.nominal = c.nominal;
+  r.median = percentile(c.values, 0.5);
+  const double orient = c.rate ? 1 : -1;
+  r.residual = orient * std::log(c.measured / r.median);
+  r.draw_spread = std::abs(std::log(percentile(c.values, 0.9) / percentile(c.values, 0.1))) /
+                  (2 * kZ90);
+  return r;
+}
+
+// The interval score of Gneiting and Raftery (2007) for the central 80 % interval (alpha 0.2),
+// in % of the measurement: the width plus 2 / alpha times how far outside the measurement lies.
+double interval_score(const BandRow& r) {
+  constexpr double kAlpha = 0.2;
+  double score = r.p90 - r.p10;
+  if (r.measured < r.p10) score += 2 / kAlpha * (r.p10 - r.measured);
+  if (r.measured > r.p90) score += 2 / kAlpha * (r.measured - r.p90);
+  return 100 * score / r.measured;
+}
+
+// Coverage (with its 95 % Clopper-Pearson interval), width, misses on each side, interval score
+// and the headline's error per mechanism class and overall: the honesty of the bands.
 int report_bands(const std::vector<BandRow>& rows) {
-  std::map<std::string, std::vector<const BandRow*>> groups;
-  for (const BandRow& r : rows) {
-    groups[r.group].push_back(&r);
-    groups["overall"].push_back(&r);
-  }
-  std::string csv = "group,case,measured,predicted,p10,p90,inside,width_percent\n";
+  std::map<std::string, std::vector<const BandRow*>> classes;
+  for (const BandRow& r : rows) classes[r.mechanism].push_back(&r);
+  std::string csv =
+      "class,case,measured,nominal,p10,p50,p90,inside,width_percent,headline_error_percent,"
+      "interval_score_percent,pooled,distance\n";
   for (const BandRow& r : rows)
-    csv +=
-        fmt::format("{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.3f}\n", r.group, r.id, r.measured,
-                    r.predicted, r.p10, r.p90, r.measured >= r.p10 && r.measured <= r.p90 ? 1 : 0,
-                    100 * (r.p90 - r.p10) / r.predicted);
+    csv += fmt::format("{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.3f},{:.3f},{:.3f},{},{}\n",
+                       r.mechanism, r.id, r.measured, r.nominal, r.p10, r.p50, r.p90,
+                       r.measured >= r.p10 && r.measured <= r.p90 ? 1 : 0,
+                       100 * (r.p90 - r.p10) / r.p50, signed_error_percent(r.p50, r.measured),
+                       interval_score(r), r.pooled, r.distance);
   write_file_atomic(opts.out_dir + "/uncertainty.csv", csv);
   std::printf(
-      "\nuncertainty bands (p10-p90 over %d draws of each scenario's defaults, seed %lld)\n",
+      "\nuncertainty bands (p10-p90 of %d draws of each scenario's defaults x the model's error "
+      "measured on the other sources' cases, seed %lld)\n",
       opts.uncertainty.samples(), opts.uncertainty.seed);
-  std::printf("%-28s %6s %10s %14s %10s %10s\n", "group", "cases", "coverage", "median width",
-              "below p10", "above p90");
+  std::printf("%-28s %5s %9s %13s %8s %6s %6s %9s %9s\n", "class", "cases", "coverage",
+              "95 % interval", "width", "below", "above", "int.score", "|error|");
   double coverage = 0, width = 0;
   auto line = [&](const std::string& name, const std::vector<const BandRow*>& members) {
     int inside = 0, below = 0, above = 0;
-    std::vector<double> widths;
+    std::vector<double> widths, errors;
+    double score = 0;
     for (const BandRow* r : members) {
       if (r->measured < r->p10)
         ++below;
@@ -111,21 +157,27 @@ int report_bands(const std::vector<BandRow>& rows) {
         ++above;
       else
         ++inside;
-      widths.push_back(100 * (r->p90 - r->p10) / r->predicted);
+      widths.push_back(100 * (r->p90 - r->p10) / r->p50);
+      errors.push_back(std::abs(signed_error_percent(r->p50, r->measured)));
+      score += interval_score(*r);
     }
-    const double share = 100.0 * inside / members.size();
-    const double median = percentile(widths, 0.5);
-    std::printf("%-28s %6zu %9.1f%% %13.1f%% %10d %10d\n", name.c_str(), members.size(), share,
-                median, below, above);
+    const int n = static_cast<int>(members.size());
+    const double share = 100.0 * inside / n;
+    const ShareInterval ci = clopper_pearson(inside, n);
+    std::printf("%-28s %5d %8.1f%% %5.1f-%5.1f%% %7.1f%% %6d %6d %8.1f%% %8.1f%%\n",
+                name.c_str(), n, share, 100 * ci.low, 100 * ci.high, median(widths), below,
+                above, score / n, median(errors));
     if (name == "overall") {
       coverage = share;
-      width = median;
+      width = median(widths);
     }
   };
-  for (const auto& [name, members] : groups)
-    if (name != "overall") line(name, members);
-  if (groups.count("overall")) line("overall", groups["overall"]);
-  std::printf("bands table     %s/uncertainty.csv\n", opts.out_dir.c_str());
+  for (const auto& [name, members] : classes) line(name, members);
+  std::vector<const BandRow*> all;
+  for (const BandRow& r : rows) all.push_back(&r);
+  if (!all.empty()) line("overall", all);
+  std::printf("bands table     %s/uncertainty.csv; model error rows %s/discrepancy.csv\n",
+              opts.out_dir.c_str(), opts.out_dir.c_str());
   int code = kExitOk;
   if (opts.min_coverage >= 0 && coverage < opts.min_coverage) {
     std::printf("FAIL: coverage %.1f %% below %.1f %%\n", coverage, opts.min_coverage);
@@ -141,6 +193,24 @@ int report_bands(const std::vector<BandRow>& rows) {
     code = kExitFailure;
   }
   return code;
+}
+
+// Bands of every case: its draws x the model error of its class estimated without its own
+// source (leave-one-source-out). `pool`: this run's residual rows plus the repository's for
+// cases this run did not simulate (a subset still sees every other source).
+std::vector<BandRow> leave_one_source_out(const std::vector<CaseDraws>& cases,
+                                          const std::vector<ResidualRow>& pool) {
+  std::vector<BandRow> rows;
+  for (const CaseDraws& c : cases) {
+    const Discrepancy d = estimate_discrepancy(pool, c.mechanism, c.support, c.source);
+    const Band b = combined_band(c.values, d, c.rate);
+    rows.push_back({c.mechanism.name(), c.id, d.pooled, c.measured, c.nominal, b.p10, b.p50, b.p90,
+                    static_cast<int>(d.distance.size())});
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const BandRow& a, const BandRow& b) {
+    return a.mechanism != b.mechanism ? a.mechanism < b.mechanism : a.id < b.id;
+  });
+  return rows;
 }
 
 std::vector<std::string> scenario_files(const std::string& dir) {
@@ -281,7 +351,7 @@ int run() {
   std::fprintf(stderr, "\n");
 
   std::vector<CaseRow> rows;
-  std::vector<BandRow> band_rows;
+  std::vector<CaseDraws> case_draws;
   for (size_t i = 0; i < files.size(); ++i) {
     SimulationResult result;
     std::vector<SimulationResult> draws;
@@ -319,9 +389,21 @@ int run() {
             const Prediction q = predict_case(c, d);
             if (q.ok) values.push_back(q.value);
           }
-          if (!values.empty() && values.size() == draws.size() && p.value > 0)
-            band_rows.push_back({group_name(c.group), c.id, c.measured, p.value,
-                                 percentile(values, 0.1), percentile(values, 0.9)});
+          const bool positive = std::all_of(values.begin(), values.end(),
+                                            [](double v) { return v > 0; });
+          if (!values.empty() && values.size() == draws.size() && p.value > 0 && positive) {
+            const bool collective = c.metric == ValidationMetric::kBusBandwidth ||
+                                    c.metric == ValidationMetric::kAllReduceTime;
+            const std::string label = relative(i);
+            const size_t slash = label.find('/');
+            case_draws.push_back(
+                {c.id, slash == std::string::npos ? std::string("local") : label.substr(0, slash),
+                 classify_mechanism(scenarios[i], result, collective),
+                 support_features(scenarios[i]), c.measured, p.value,
+                 c.metric != ValidationMetric::kIterationTime &&
+                     c.metric != ValidationMetric::kAllReduceTime,
+                 values});
+          }
         }
       }
       rows.push_back(row);
@@ -349,10 +431,26 @@ int run() {
   for (const CaseRow& r : rows)
     if (r.status == "failed") code = kExitFailure;
   if (uncertain) {
-    std::stable_sort(band_rows.begin(), band_rows.end(), [](const BandRow& a, const BandRow& b) {
-      return a.group != b.group ? a.group < b.group : a.id < b.id;
-    });
-    if (report_bands(band_rows) != kExitOk) code = kExitFailure;
+    // This run's residual rows, written as the repository keeps them (discrepancy.csv: copy it
+    // to scenarios/validation/ after a full run) and read back, so that the bands below use
+    // exactly the rounded values the file holds.
+    std::vector<ResidualRow> fresh;
+    for (const CaseDraws& c : case_draws) fresh.push_back(residual_row(c));
+    std::stable_sort(fresh.begin(), fresh.end(),
+                     [](const ResidualRow& a, const ResidualRow& b) { return a.id < b.id; });
+    const std::string table = format_residual_rows(fresh);
+    write_file_atomic(opts.out_dir + "/discrepancy.csv", table);
+    std::vector<ResidualRow> pool = parse_residual_rows(table, opts.out_dir + "/discrepancy.csv");
+    const std::string repository = opts.model_error.empty() ? default_residual_file()
+                                                            : opts.model_error;
+    std::error_code ec;
+    if (!opts.model_error.empty() || fs::exists(repository, ec)) {
+      std::map<std::string, bool> ran;
+      for (const ResidualRow& r : pool) ran[r.id] = true;
+      for (const ResidualRow& r : read_residual_file(repository))
+        if (!ran.count(r.id)) pool.push_back(r);
+    }
+    if (report_bands(leave_one_source_out(case_draws, pool)) != kExitOk) code = kExitFailure;
   }
   const ErrorSummary& overall = summaries.back();
   if (opts.max_median > 0 && overall.median_abs > opts.max_median) {
@@ -402,6 +500,10 @@ const bool registered = register_command({
       app->add_option("--max-coverage", opts.max_coverage,
                       "With --uncertainty: exit 1 when the overall coverage is above this %")
           ->check(finite_number(0));
+      app->add_option("--model-error", opts.model_error,
+                      "With --uncertainty: the model-error rows (discrepancy.csv) of cases this "
+                      "run does not simulate (default: the repository's "
+                      "scenarios/validation/discrepancy.csv)");
       app->add_option("--max-width", opts.max_width,
                       "With --uncertainty: exit 1 when the median band width is above this % of "
                       "the prediction")

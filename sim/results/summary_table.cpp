@@ -117,9 +117,18 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
                      s.sync.overlap ? "on" : "off");
   out += fmt::format("compute     {}\n", compute_line(s.compute, ledger));
   out += "\n";
-  out += fmt::format("throughput      {:>12} {}/s", rate(r.samples_per_second), model.sample_unit);
-  if (bands.present)
-    out += fmt::format(" (p10 {} - p90 {})", rate(bands.rate_p10), rate(bands.rate_p90));
+  if (bands.present) {
+    out += fmt::format("throughput      {:>12} {}/s (p10 {} - p90 {})   median of {} draws x the "
+                       "model's measured error\n",
+                       rate(bands.rate_p50), model.sample_unit, rate(bands.rate_p10),
+                       rate(bands.rate_p90), bands.draws);
+    out += fmt::format("nominal run     {:>12} {}/s   every default at its documented value: "
+                       "the breakdown, links and trace below describe this run\n",
+                       rate(r.samples_per_second), model.sample_unit);
+    out += "               ";
+  } else {
+    out += fmt::format("throughput      {:>12} {}/s", rate(r.samples_per_second), model.sample_unit);
+  }
   if (r.single_gpu_samples_per_second > 0)
     out += fmt::format("   (1 GPU: {} {}/s; scaling efficiency {:.1f} %)",
                        rate(r.single_gpu_samples_per_second), model.sample_unit,
@@ -129,10 +138,11 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
   out += "\n";
   const Breakdown& b = r.breakdown;
   const double t = r.iteration_time;
-  out += fmt::format("iteration time  {}", ms(t));
   if (bands.present)
-    out += fmt::format(" (p10 {:.3f} - p90 {:.3f} ms)", bands.time_p10 * 1e3, bands.time_p90 * 1e3);
-  out += "\n";
+    out += fmt::format("iteration time  {} (p10 {:.3f} - p90 {:.3f} ms); nominal run {}:\n",
+                       ms(bands.time_p50), bands.time_p10 * 1e3, bands.time_p90 * 1e3, ms(t));
+  else
+    out += fmt::format("iteration time  {}\n", ms(t));
   out += fmt::format("  data wait     {} {}\n", ms(b.data_wait), pct(b.data_wait, t));
   out += fmt::format("  forward       {} {}\n", ms(b.forward), pct(b.forward, t));
   out += fmt::format("  backward      {} {}\n", ms(b.backward), pct(b.backward, t));

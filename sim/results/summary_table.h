@@ -12,12 +12,15 @@
 
 namespace ddpsim {
 
-// p10 and p90 of the headline figures over uncertainty draws (`simulate --uncertainty`), printed
-// beside them when `present`.
+// The headline figures of `simulate --uncertainty` when `present`: the median and p10-p90 of the
+// draws combined with the model's error (sim/uncertainty/uncertainty.h). The headline is the
+// median; the nominal run (every input at its documented value) is printed beside it as what
+// the breakdown, links and trace describe.
 struct SummaryBands {
   bool present = false;
-  double rate_p10 = 0, rate_p90 = 0;
-  double time_p10 = 0, time_p90 = 0;
+  int draws = 0;
+  double rate_p10 = 0, rate_p50 = 0, rate_p90 = 0;
+  double time_p10 = 0, time_p50 = 0, time_p90 = 0;
   double exposed_p10 = 0, exposed_p90 = 0;  // shares of the iteration
 };
 

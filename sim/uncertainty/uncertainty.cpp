@@ -7,6 +7,7 @@
 
 #include "sim/uncertainty/draw_runner.h"
 #include "sim/uncertainty/latin_hypercube.h"
+#include "sim/validation/mechanism_class.h"
 #include "sim/validation/error_stats.h"
 
 namespace ddpsim {
@@ -23,7 +24,43 @@ std::string with_commas(double v) {
   return s;
 }
 
+nlohmann::json model_error_to_json(const Discrepancy& d) {
+  if (!d.known()) return {{"known", false}};
+  return {{"known", true},
+          {"class", d.mechanism.name()},
+          {"pooled", d.pooled},
+          {"cases", d.cases},
+          {"median_log_residual", d.shift},
+          {"residual_spread", d.spread},
+          {"scale", d.scale},
+          {"distance", d.distance},
+          {"source", "scenarios/validation/discrepancy.csv (docs/model-error.md)"}};
+}
+
 }  // namespace
+
+Discrepancy model_error_for(const Scenario& scenario, const SimulationResult& nominal,
+                            const std::vector<ResidualRow>& rows) {
+  return estimate_discrepancy(rows, classify_mechanism(scenario, nominal),
+                              support_features(scenario));
+}
+
+std::string format_model_error(const Discrepancy& d) {
+  if (!d.known()) return "";
+  const char* pooled = d.pooled == "class"   ? "its class"
+                       : d.pooled == "binds" ? "cases bound like it; its class has fewer than 10"
+                                             : "every class pooled";
+  std::string out = fmt::format(
+      "model error     {}: measured on {} validated cases ({}): median {:+.1f} %, spread "
+      "{:.1f} % (docs/model-error.md)\n",
+      d.mechanism.name(), d.cases, pooled, 100 * (std::exp(d.shift) - 1), 100 * d.spread);
+  std::string reasons;
+  for (const std::string& why : d.distance) reasons += (reasons.empty() ? "" : "; ") + why;
+  if (!reasons.empty())
+    out += fmt::format("unlike checked  {}: its band takes every case's error, widened {:g}x\n",
+                       reasons, kDistanceInflation);
+  return out;
+}
 
 Band band_of(const std::vector<double>& values) {
   return Band{percentile(values, 0.1), percentile(values, 0.5), percentile(values, 0.9)};
@@ -82,8 +119,10 @@ UncertaintyReport assess_uncertainty(const Scenario& scenario,
     report.draw_times.push_back(results[i].iteration_time);
     exposed.push_back(results[i].exposed_comm_share);
   }
-  report.samples_per_second = band_of(report.draw_rates);
-  report.iteration_time = band_of(report.draw_times);
+  report.model_error = options.model_error;
+  report.draws_samples_per_second = band_of(report.draw_rates);
+  report.samples_per_second = combined_band(report.draw_rates, options.model_error, true);
+  report.iteration_time = combined_band(report.draw_times, options.model_error, false);
   report.exposed_comm_share = band_of(exposed);
   for (size_t k = 0; k < swung.size(); ++k) {
     const size_t at = options.samples + 2 * k;
@@ -110,6 +149,8 @@ nlohmann::json uncertainty_to_json(const UncertaintyReport& r) {
   j["samples_per_second"] = band(r.samples_per_second);
   j["iteration_time"] = band(r.iteration_time);
   j["exposed_comm_share"] = band(r.exposed_comm_share);
+  j["draws_samples_per_second"] = band(r.draws_samples_per_second);
+  j["model_error"] = model_error_to_json(r.model_error);
   nlohmann::json influences = nlohmann::json::array();
   for (const Influence& i : r.influences)
     influences.push_back({{"input", i.row->key},
@@ -121,6 +162,22 @@ nlohmann::json uncertainty_to_json(const UncertaintyReport& r) {
                           {"measure", i.row->measure}});
   j["influences"] = influences;
   return j;
+}
+
+nlohmann::json headline_to_json(const UncertaintyReport& r) {
+  return {{"samples_per_second", r.samples_per_second.p50},
+          {"iteration_time", r.iteration_time.p50},
+          {"what", "median of the uncertainty draws x the model's measured error; p10-p90 in "
+                   "result.uncertainty"}};
+}
+
+nlohmann::json nominal_to_json(const SimulationResult& n) {
+  return {{"samples_per_second", n.samples_per_second},
+          {"iteration_time", n.iteration_time},
+          {"scaling_efficiency", n.scaling_efficiency},
+          {"exposed_comm_share", n.exposed_comm_share},
+          {"what", "every default at its documented value: result's breakdown, links and trace "
+                   "describe this run"}};
 }
 
 std::string format_influences(const UncertaintyReport& r, const std::string& unit, size_t top) {

@@ -1,8 +1,11 @@
 // Bands and influences of one scenario's prediction over its defaulted inputs (ledger.h).
 // Draws: n points of a seeded Latin hypercube (latin_hypercube.h), each a copy of the typed
 // scenario with every `default` input set to its sampled value in [low, high] (a choice input to
-// low or high, half and half); measured and stated inputs stay as they are. Bands are the
-// 10th, 50th and 90th percentiles over the draws (linear between order statistics). Influences
+// low or high, half and half); measured and stated inputs stay as they are. Each draw is then
+// combined with the model's own error measured on the validation cases for the scenario's
+// mechanism class (sim/validation/discrepancy.h): bands are the 10th, 50th and 90th percentiles
+// of every draw x every quantile of that error, and the headline is their 50th, so it lies
+// inside its band, and a scenario with nothing left to draw still has one. Influences
 // are one-at-a-time runs of each default at its low and at its high end, the others nominal (a
 // tornado), ordered by how far apart their samples/s lie.
 #pragma once
@@ -15,6 +18,7 @@
 #include "sim/results/band.h"
 #include "sim/results/result.h"
 #include "sim/uncertainty/ledger.h"
+#include "sim/validation/discrepancy.h"
 #include "sim/validation/error_stats.h"  // percentile()
 
 namespace ddpsim {
@@ -32,13 +36,20 @@ struct UncertaintyOptions {
   uint64_t seed = 1;
   int jobs = 1;
   bool influences = true;  // also run the tornado (2 runs per default input)
+  // The model error to combine with the draws (estimate_discrepancy for the scenario's class);
+  // unknown (no offsets): bands of the draws alone.
+  Discrepancy model_error;
 };
 
 struct UncertaintyReport {
   int samples = 0;
   uint64_t seed = 0;
   int defaulted = 0;  // inputs sampled
+  // Draws x model error; exposed_comm_share over the draws alone (the error is measured on
+  // throughput and times, not on how much of the step is exposed).
   Band samples_per_second, iteration_time, exposed_comm_share;
+  Band draws_samples_per_second;  // the draws alone: what the sourced ranges say
+  Discrepancy model_error;
   std::vector<double> draw_rates;  // samples/s of each draw, in draw order
   std::vector<double> draw_times;  // iteration time of each draw
   std::vector<Influence> influences;
@@ -53,6 +64,15 @@ double drawn_fraction(const AssumptionRow& row, double u);
 Scenario drawn_scenario(const Scenario& base, const std::vector<LedgerEntry>& ledger,
                         const std::vector<double>& u);
 
+// The model error for a scenario whose nominal run is `nominal`: its class's residuals from
+// `rows` (the repository's discrepancy.csv).
+Discrepancy model_error_for(const Scenario& scenario, const SimulationResult& nominal,
+                            const std::vector<ResidualRow>& rows);
+
+// The summary's lines on the model error: its class, what it was measured on and, for a
+// scenario unlike the validated cases, why ("" for an unknown error).
+std::string format_model_error(const Discrepancy& d);
+
 // The design every uncertainty run of `samples` draws with `seed` uses.
 std::vector<std::vector<double>> uncertainty_design(int samples, uint64_t seed);
 
@@ -62,6 +82,10 @@ UncertaintyReport assess_uncertainty(const Scenario& scenario,
 
 // `result.uncertainty` of results.json.
 nlohmann::json uncertainty_to_json(const UncertaintyReport& report);
+// `result.headline`: the figures the summary leads with (medians of draws x model error) and
+// `result.nominal`: the nominal run's, which result's breakdown, links and trace describe.
+nlohmann::json headline_to_json(const UncertaintyReport& report);
+nlohmann::json nominal_to_json(const SimulationResult& nominal);
 
 // The lines the summary prints under the headline figures: the inputs that move throughput most
 // (at most `top`), each with its range, the samples/s at its ends and the measurement to make.
