@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/results/band.h"
 #include "sim/scenario/scenario.h"
+#include "sim/validation/discrepancy.h"
 
 namespace ddpsim::cli {
 
@@ -17,6 +19,19 @@ struct Outcome {
   int gpus = 0, nodes = 0, max_batch = 0;
   bool fits = true;
   std::string bottleneck;
+};
+
+// One cell of the table: a (model, NIC, strategy) and what was simulated for it.
+struct Cell {
+  double samples_per_second = 0;  // the nominal run
+  std::vector<double> draws;      // samples/s per draw (--uncertainty)
+  MechanismClass mechanism;       // what binds it: whose measured model error it carries
+  Discrepancy error;
+  Band band;  // draws x model error; its p50 is the cell's headline
+  double efficiency = 0;
+  double memory = 0;  // bytes per GPU
+  bool fits = true;   // false only where a sharded comparison found it does not fit
+  int max_batch = 0;
 };
 
 // Simulates every scenario, `jobs` at a time (forked processes: SimGrid allows one engine per

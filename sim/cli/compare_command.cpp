@@ -11,10 +11,13 @@
 //
 // --uncertainty [N]: every cell also runs N draws of its defaulted inputs (docs/assumptions.md),
 // all cells on the SAME draws (one Latin hypercube, column j = assumption row j: common random
-// numbers), and prints each cell's p10-p90 band and, per pair of strategies in a row, the share of
-// worlds in which each is faster. Where neither wins in at least 80 % of the worlds, it names the
-// deciding input (the one whose draws are most rank-correlated with the pair's difference) and
-// the measurement that would pin it down.
+// numbers), combined with the model's measured error of each cell's mechanism class (shared by
+// cells of one class; docs/model-error.md). Each cell leads with its median and p10-p90; each pair
+// of strategies in a row prints the share of worlds each is faster, the median ratio and its
+// p10-p90, and a verdict (pair_verdict.h): decided, too close to call (a gap within the model's
+// resolution) or undecided (naming the deciding input and the measurement that would pin it
+// down). While a pair's share is near the decision bound, draws are added (up to 128 per cell);
+// the star goes to the strategy the pair lines support.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -29,6 +32,7 @@
 
 #include "sim/cli/command.h"
 #include "sim/cli/compare_cells.h"
+#include "sim/cli/compare_verdicts.h"
 #include "sim/cli/option_checks.h"
 #include "sim/cost/iteration_plan.h"
 #include "sim/cost/resource_estimate.h"
@@ -185,23 +189,6 @@ void check_cell_resources(const Scenario& scenario, const std::string& strategy)
   }
 }
 
-struct Cell {
-  double samples_per_second = 0;
-  std::vector<double> draws;  // samples/s per draw (--uncertainty)
-  MechanismClass mechanism;   // what binds it: whose measured model error it carries
-  Discrepancy error;
-  Band band;                  // draws x model error; its p50 is the cell's headline
-  double efficiency = 0;
-  double memory = 0;  // bytes per GPU
-  bool fits = true;
-  int max_batch = 0;
-};
-
-// Cells of one mechanism class share the model's error (it moves both); others draw it apart.
-PairVerdict judge_cells(const Cell& a, const Cell& b) {
-  return judge_pair(a.draws, a.error, b.draws, b.error, a.mechanism == b.mechanism);
-}
-
 CLI::Option* csv_option = nullptr;
 
 bool yaml_name(const std::string& path) {
@@ -305,8 +292,6 @@ int run() {
     cell.fits = r.fits || !sharding;  // only sharded comparisons check memory
     cell.max_batch = r.max_batch;
   }
-  // Pairs that are compared: both cells can run.
-  auto compared = [&](const Cell& a, const Cell& b) { return a.fits && b.fits; };
   const bool uncertain = opts.uncertainty.given();
   // Every input defaulted in any cell (the union, in table order): what may decide a pair.
   std::vector<const AssumptionRow*> defaulted;
@@ -400,42 +385,10 @@ int run() {
   std::vector<std::string> header = {"model", "NIC"};
   header.insert(header.end(), opts.strategies.begin(), opts.strategies.end());
   rows.push_back(header);
-  // Banded, a row's star goes to the cell its pair lines support (pair_verdict.h), and each cell
-  // leads with its headline: the median of its draws x the model's error, inside its band.
-  struct RowVerdicts {
-    std::vector<std::pair<size_t, size_t>> cells;  // (a, b) of each pair, in print order
-    std::vector<PairVerdict> pairs;                // leader/other as cell indices
-    int star = -1;
-    bool leads_every_pair = false;
-  };
-  std::vector<RowVerdicts> verdicts(table.size());
-  for (size_t row = 0; row < table.size(); ++row) {
-    const std::vector<Cell>& cells = table[row];
-    RowVerdicts& v = verdicts[row];
-    std::vector<double> headlines;
-    std::vector<bool> eligible;
-    for (const Cell& cell : cells) {
-      headlines.push_back(uncertain ? cell.band.p50 : cell.samples_per_second);
-      eligible.push_back(cell.fits);
-    }
-    if (uncertain) {
-      for (size_t a = 0; a < cells.size(); ++a)
-        for (size_t b = a + 1; b < cells.size(); ++b) {
-          if (!compared(cells[a], cells[b])) continue;
-          PairVerdict p = judge_cells(cells[a], cells[b]);
-          p.leader = p.leader == 0 ? a : b;
-          p.other = p.other == 0 ? a : b;
-          v.cells.emplace_back(a, b);
-          v.pairs.push_back(p);
-        }
-      v.star = supported_winner(v.pairs, headlines, eligible, &v.leads_every_pair);
-    } else {
-      // A configuration that does not fit in memory cannot be the fastest (it cannot run).
-      for (size_t k = 0; k < cells.size(); ++k)
-        if (eligible[k] && (v.star < 0 || headlines[k] > headlines[v.star]))
-          v.star = static_cast<int>(k);
-    }
-  }
+  // Banded, a row's star goes to the cell its pair lines support (compare_verdicts.h), and each
+  // cell leads with its headline: the median of its draws x the model's error, inside its band.
+  std::vector<RowVerdicts> verdicts;
+  for (const std::vector<Cell>& cells : table) verdicts.push_back(judge_row(cells, uncertain));
   for (size_t m = 0; m < models.size(); ++m)
     for (size_t n = 0; n < nics.size(); ++n) {
       const std::vector<Cell>& cells = table[m * nics.size() + n];
@@ -483,60 +436,13 @@ int run() {
         100 * kDecidedShare);
     for (size_t m = 0; m < models.size(); ++m)
       for (size_t n = 0; n < nics.size(); ++n) {
-        const RowVerdicts& v = verdicts[m * nics.size() + n];
         if (models.size() * nics.size() > 1)
           std::printf("%s, NIC %s\n", models[m].c_str(),
                       nics[n].empty() ? "scenario" : nics[n].c_str());
-        for (size_t i = 0; i < v.pairs.size(); ++i) {
-          const PairVerdict& p = v.pairs[i];
-          if (p.tie) {
-            std::printf("  %s and %s: the same throughput in every world\n",
-                        opts.strategies[v.cells[i].first].c_str(),
-                        opts.strategies[v.cells[i].second].c_str());
-            continue;
-          }
-          const Cell& leader = table[m * nics.size() + n][p.leader];
-          const Cell& other = table[m * nics.size() + n][p.other];
-          std::string verdict;
-          if (p.decided()) {
-            verdict = "decided";
-          } else if (p.share_low >= kDecidedShare) {
-            verdict = fmt::format(
-                "too close to call: the gap {:.1f} % is within the model's resolution of "
-                "{:.1f} % ({})",
-                100 * (p.ratio_p50 - 1), 100 * (std::exp(p.resolution) - 1),
-                leader.mechanism == other.mechanism
-                    ? leader.mechanism.name()
-                    : leader.mechanism.name() + ", " + other.mechanism.name());
-          } else {
-            std::vector<double> difference;
-            for (int d = 0; d < draws; ++d) difference.push_back(leader.draws[d] - other.draws[d]);
-            const AssumptionRow* deciding = nullptr;
-            double strongest = 0;
-            for (const AssumptionRow* row : defaulted) {
-              std::vector<double> x;
-              const size_t column = static_cast<size_t>(row - assumption_rows().data());
-              for (int d = 0; d < draws; ++d) x.push_back(design[d][column]);
-              const double r = std::abs(rank_correlation(x, difference));
-              if (r > strongest) {
-                strongest = r;
-                deciding = row;
-              }
-            }
-            verdict = deciding == nullptr
-                          ? "undecided: the model's own error decides it; measure both"
-                          : fmt::format(
-                                "undecided: deciding input {} (rank correlation {:.2f}); "
-                                "measure {}",
-                                deciding->label, strongest, deciding->measure);
-          }
-          std::printf("  %s faster than %s in %.0f %% of worlds (%d draws), %s: %s\n",
-                      opts.strategies[p.leader].c_str(), opts.strategies[p.other].c_str(),
-                      100 * p.share, draws, format_ratio(p).c_str(), verdict.c_str());
-        }
-        if (v.star >= 0 && !v.pairs.empty() && !v.leads_every_pair)
-          std::printf("  no strategy leads every pair: * marks the one that leads most (%s)\n",
-                      opts.strategies[v.star].c_str());
+        std::printf("%s", format_row_verdicts(verdicts[m * nics.size() + n],
+                                              table[m * nics.size() + n], opts.strategies,
+                                              defaulted, design)
+                              .c_str());
       }
   }
   if (!opts.out.empty()) {

@@ -14,11 +14,15 @@
 // --measured-only leaves the published cases out.
 //
 // --uncertainty [N] also runs N draws of each scenario's defaulted inputs (docs/assumptions.md)
-// and reports, per group and overall, the coverage of the p10-p90 band (the share of cases whose
-// measured value lies inside it; nominal 80 %) and its median width in % of the prediction;
-// writes OUTDIR/uncertainty.csv and each draw's results as OUTDIR/runs/NAME.draw-K.json (every
-// run, nominal or draw, is one task of the -j pool, largest jobs first). --min-coverage,
-// --max-coverage and --max-width turn those into an exit code.
+// and bands each case with its draws x the model's error measured on the OTHER sources' cases
+// of its mechanism class (leave-one-source-out, docs/model-error.md). It prints, per class and
+// overall, the coverage of p10-p90 (nominal 80 %) with its 95 % Clopper-Pearson interval, the
+// median width in % of the headline, the misses below p10 and above p90, the mean interval score
+// (Gneiting and Raftery 2007, alpha 0.2) and the headline's median |error|; writes
+// OUTDIR/uncertainty.csv, OUTDIR/discrepancy.csv (this run's residual rows, the repository's
+// scenarios/validation/discrepancy.csv when run over every case) and each draw's results as
+// OUTDIR/runs/NAME.draw-K.json (every run, nominal or draw, is one task of the -j pool, largest
+// jobs first). --min-coverage, --max-coverage and --max-width turn those into an exit code.
 //
 // Exit code 0 when every non-pending scenario simulated; 1 when one failed, or when
 // --max-median / --max-case are given and exceeded; 2 for a malformed scenario or section.
