@@ -117,30 +117,28 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
                      s.sync.overlap ? "on" : "off");
   out += fmt::format("compute     {}\n", compute_line(s.compute, ledger));
   out += "\n";
+  std::string one_gpu = "   (scaling efficiency not computed: --no-baseline)";
+  if (r.single_gpu_samples_per_second > 0)
+    one_gpu = fmt::format("   (1 GPU: {} {}/s; scaling efficiency {:.1f} %)",
+                          rate(r.single_gpu_samples_per_second), model.sample_unit,
+                          100.0 * r.scaling_efficiency);
   if (bands.present) {
     out += fmt::format("throughput      {:>12} {}/s (p10 {} - p90 {})   median of {} draws x the "
                        "model's measured error\n",
                        rate(bands.rate_p50), model.sample_unit, rate(bands.rate_p10),
                        rate(bands.rate_p90), bands.draws);
-    out += fmt::format("nominal run     {:>12} {}/s   every default at its documented value: "
+    out += fmt::format("nominal run     {:>12} {}/s{}: every default at its documented value; "
                        "the breakdown, links and trace below describe this run\n",
-                       rate(r.samples_per_second), model.sample_unit);
-    out += "               ";
+                       rate(r.samples_per_second), model.sample_unit, one_gpu);
   } else {
-    out += fmt::format("throughput      {:>12} {}/s", rate(r.samples_per_second), model.sample_unit);
+    out += fmt::format("throughput      {:>12} {}/s{}\n", rate(r.samples_per_second),
+                       model.sample_unit, one_gpu);
   }
-  if (r.single_gpu_samples_per_second > 0)
-    out += fmt::format("   (1 GPU: {} {}/s; scaling efficiency {:.1f} %)",
-                       rate(r.single_gpu_samples_per_second), model.sample_unit,
-                       100.0 * r.scaling_efficiency);
-  else
-    out += "   (scaling efficiency not computed: --no-baseline)";
-  out += "\n";
   const Breakdown& b = r.breakdown;
   const double t = r.iteration_time;
   if (bands.present)
-    out += fmt::format("iteration time  {} (p10 {:.3f} - p90 {:.3f} ms); nominal run {}:\n",
-                       ms(bands.time_p50), bands.time_p10 * 1e3, bands.time_p90 * 1e3, ms(t));
+    out += fmt::format("iteration time  {} (p10 {:.3f} - p90 {:.3f} ms); nominal run {:.3f} ms:\n",
+                       ms(bands.time_p50), bands.time_p10 * 1e3, bands.time_p90 * 1e3, t * 1e3);
   else
     out += fmt::format("iteration time  {}\n", ms(t));
   out += fmt::format("  data wait     {} {}\n", ms(b.data_wait), pct(b.data_wait, t));
