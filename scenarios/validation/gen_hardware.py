@@ -78,6 +78,25 @@ HARDWARE = {
         gpu="a100-pcie-40gb", gpus=1, kind="pcie", link_rate=0.0, links={}, pcie_line=31.5,
         cores=32, nics=1, nic_gbps=100, nic_kind="InfiniBand (100 Gb/s assumed)",
         nic_latency=IB_LATENCY),
+    "gce-k80x8": dict(
+        desc="Google Compute Engine n1-standard-32-k80x8: 8 GK210 GPUs on 4 K80 boards (two GPUs "
+             "share a board's PCIe gen3 x16 through its PLX switch; no NVLink), 32 vCPUs",
+        gpu="k80", gpus=8, kind="pcie", link_rate=0.0, links={}, pcie_line=15.75,
+        switch=(2, 15.75), cores=32, nics=1, nic_gbps=100, nic_kind="none used (one node)",
+        nic_latency=IB_LATENCY),
+    "x11dpg-2080ti": dict(
+        desc="Supermicro X11DPG-OT-CPU baseboard (the source's sys_pytorch.txt; its folder suffix "
+             "'_trt' read as the SYS-4029GP-TRT, whose GPUs hang off both CPUs), 8x GeForce RTX "
+             "2080 Ti on PCIe gen3 x16, 2x 20-core Xeon Gold 6230; the PCIe switch layout is not "
+             "stated: each GPU modelled on its own x16 link",
+        gpu="rtx-2080-ti", gpus=8, kind="pcie", link_rate=0.0, links={}, pcie_line=15.75,
+        cores=40, nics=1, nic_gbps=100, nic_kind="none used (one node)", nic_latency=IB_LATENCY),
+    "wrx80-2gpu": dict(
+        desc="ASUS Pro WS WRX80E-SAGE SE WIFI workstation (the source's sys_pytorch.txt), AMD "
+             "Threadripper PRO 5995WX (64 cores, 8 channels of DDR4-3200), GPUs in the board's "
+             "PCIe 4.0 x16 slots wired to the CPU (no PCIe switch)",
+        gpu="rtx-4090", gpus=2, kind="pcie", link_rate=0.0, links={}, pcie_line=31.5,
+        cores=64, nics=1, nic_gbps=100, nic_kind="none used (one node)", nic_latency=IB_LATENCY),
     "p2.xlarge": dict(
         desc="AWS p2.xlarge: one GK210 GPU (half a K80 board), 4 vCPUs, network 'High' (AWS "
              "states no number; 10 Gb/s written here is a placeholder)",
