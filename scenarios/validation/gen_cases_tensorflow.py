@@ -199,3 +199,35 @@ def tf_benchmarks_k80_servers():
                            f"Section '{section}', table 'Training synthetic data'; batch "
                            f"{batch} per GPU, tf_cnn_benchmarks' default plain SGD.",
                            "Single server: the network is not used."])
+
+
+# ---- TensorFlow benchmarks 2017, EC2 p2.8xlarge distributed at batch 32 per GPU ('Other
+# Results' of the distributed section): the same cluster, software and parameter-server layout
+# as the batch-64 rows of tf_benchmarks(), at half the compute per step.
+def tf_benchmarks_aws_batch32():
+    for model, key, rate, points, ps_at_64 in [
+            ("inception-v3", "Inceptionv3", 29.2, [(8, 219), (16, 427), (32, 820), (64, 1608)],
+             6),
+            ("resnet50", "ResNet50", 48.4, [(8, 333), (16, 667), (32, 1180), (64, 2315)], 4)]:
+        for gpus, measured in points:
+            nodes = gpus // 8
+            servers = ps_at_64 if nodes == 8 else nodes
+            training_case(
+                "tf-benchmarks-2017", f"TFB-AWSK80-{key}-b32-{gpus}", "scaling", "throughput",
+                measured, "img/s", source="TFB", hw="p2.8xlarge", nodes=nodes, gpn=8,
+                model=model, batch=32, precision="fp32", optimizer="sgd", framework="tf-ps",
+                grad_dtype="fp32", rate=rate,
+                sync_extra={"ps": {"servers": servers, "placement": "colocated"}},
+                calibration=f"TFB-AWSK80-{key}-b32-1, {rate} img/s on one K80 GPU at batch 32, "
+                            f"synthetic data (compute.samples_per_second).",
+                notes=[f"distributed_replicated: {servers} parameter server(s) colocated on the "
+                       f"worker instances (#PS = #instances, except at 8 instances: 6 for "
+                       f"Inception-v3, 4 for 'ResNet-50: (batch size 32)'; the page states the "
+                       f"Inception-v3 exception without a batch size and it is read for both); "
+                       f"each instance first combines its 8 GPUs' gradients, as ddpsim's PS "
+                       f"does.",
+                       "Section 'Details for Amazon EC2 Distributed (NVIDIA Tesla K80)', 'Other "
+                       "Results', batch 32 per GPU.",
+                       "The network is not stated; 10 Gb/s per the AWS p2.8xlarge "
+                       "specification.",
+                       "tf_cnn_benchmarks' default optimizer is plain SGD; synthetic data."])

@@ -26,7 +26,7 @@ from gen_cases_llm_foundry import llm_foundry  # noqa: E402
 from gen_cases_pytorch import bert_dle, ptddpb, resnet50_dle, transformer_dle, wgp  # noqa: E402
 from gen_cases_lambda import lambda_resnet50  # noqa: E402
 from gen_cases_tensorflow import (bugliarello, tensorpack_multigpu, tf_benchmarks,  # noqa: E402
-                                  tf_benchmarks_k80_servers)
+                                  tf_benchmarks_aws_batch32, tf_benchmarks_k80_servers)
 
 
 def main():
@@ -37,6 +37,7 @@ def main():
     wgp()
     tf_benchmarks()
     tf_benchmarks_k80_servers()
+    tf_benchmarks_aws_batch32()
     tensorpack_multigpu()
     bugliarello()
     lambda_resnet50()
