@@ -68,3 +68,62 @@ def lambda_resnet50():
                        "Synthetic data, as the measurement.",
                        "DeepLearningExamples' DDP wrapper is modelled as PyTorch DDP (25 MiB "
                        "buckets), as for the other DeepLearningExamples PyTorch cases."])
+
+
+# ---- The same machines and logs: BERT-base SQuAD v1.1 fine-tuning (DeepLearningExamples
+# run_squad.py, max_seq_length 384, Adam). The repository's patched copy of the script
+# (pytorch/scripts/patch/run_squad.py) wraps the model in apex.parallel.DistributedDataParallel and,
+# under --fp16, apex amp O2 (fp16 weights, so fp16 gradients on the wire); the 2020 container's
+# script is read as doing the same.
+def lambda_bert_base_squad():
+    rows = [
+        # (tag, hw, gpu, container, precision, batch, (1-GPU log, seq/s), [(gpus, log, seq/s)])
+        ("2080TI", "x11dpg-2080ti", "rtx-2080-ti", "pytorch:20.01-py3", "fp32", 10,
+         ("2080Ti/PyTorch_bert_base_squad_FP32/23-06-2020_19-37-20.txt", 30.8737),
+         [(2, "2x2080Ti_trt/PyTorch_bert_base_squad_FP32/01-07-2020_18-19-29.txt", 49.1884),
+          (4, "4x2080Ti_trt/PyTorch_bert_base_squad_FP32/02-07-2020_07-43-04.txt", 89.5255),
+          (8, "8x2080Ti_trt/PyTorch_bert_base_squad_FP32/02-07-2020_08-30-21.txt", 160.742)]),
+        ("2080TI", "x11dpg-2080ti", "rtx-2080-ti", "pytorch:20.01-py3", "fp16", 20,
+         ("2080Ti/PyTorch_bert_base_squad_FP16/23-06-2020_19-10-57.txt", 88.0282),
+         [(2, "2x2080Ti_trt/PyTorch_bert_base_squad_FP16/01-07-2020_17-58-42.txt", 141.044),
+          (4, "4x2080Ti_trt/PyTorch_bert_base_squad_FP16/02-07-2020_07-27-06.txt", 250.602),
+          (8, "8x2080Ti_trt/PyTorch_bert_base_squad_FP16/02-07-2020_08-15-04.txt", 370.861)]),
+        ("4090", "wrx80-2gpu", "rtx-4090", "pytorch:22.09-py3", "fp32", 48,
+         ("4090_v1/PyTorch_bert_base_squad_FP32/17-10-2022_06-26-41.txt", 137.1558364383139),
+         [(2, "2x4090_v1/PyTorch_bert_base_squad_FP32/17-10-2022_06-37-05.txt",
+           232.21799448286936)]),
+        ("4090", "wrx80-2gpu", "rtx-4090", "pytorch:22.09-py3", "fp16", 96,
+         ("4090_v1/PyTorch_bert_base_squad_FP16/17-10-2022_06-27-43.txt", 297.6732082495243),
+         [(2, "2x4090_v1/PyTorch_bert_base_squad_FP16/17-10-2022_06-38-18.txt",
+           541.6900029421747)]),
+        ("3090", "wrx80-2gpu", "rtx-3090", "pytorch:22.09-py3", "fp32", 48,
+         ("3090_v1/PyTorch_bert_base_squad_FP32/24-10-2022_23-15-49.txt", 85.68310497744616),
+         [(2, "2x3090_v1/PyTorch_bert_base_squad_FP32/25-10-2022_00-14-43.txt",
+           154.7686960057696)]),
+        ("3090", "wrx80-2gpu", "rtx-3090", "pytorch:22.09-py3", "fp16", 96,
+         ("3090_v1/PyTorch_bert_base_squad_FP16/24-10-2022_23-35-09.txt", 172.19775863028542),
+         [(2, "2x3090_v1/PyTorch_bert_base_squad_FP16/25-10-2022_00-29-14.txt",
+           327.4211792599542)]),
+    ]
+    for tag, hw, gpu, container, prec, batch, (one_log, rate), points in rows:
+        key = prec.upper()
+        for gpus, log, measured in points:
+            training_case(
+                "lambda-pcie", f"LAMBDA-{tag}-BERTB-SQuAD-{key}-{gpus}", "scaling", "throughput",
+                measured, "seq/s", source="LAMBDA", hw=hw, nodes=1, gpn=gpus, gpu=gpu,
+                model="bert-base-squad", sequence=384, batch=batch, precision=prec,
+                optimizer="adam", framework="pytorch-ddp", grad_dtype=prec, rate=rate,
+                calibration=f"LAMBDA-{tag}-BERTB-SQuAD-{key}-1, {rate} seq/s on one GPU of the "
+                            f"same kind, log pytorch/results/{one_log} "
+                            f"(compute.samples_per_second).",
+                notes=[f"Log pytorch/results/{log}; NGC {container}; run_squad.py "
+                       f"--train_batch_size={batch} (per GPU) --max_seq_length=384, SQuAD v1.1, "
+                       f"Adam.",
+                       "--fp16 is apex amp O2: fp16 weights and gradients, 2 bytes per parameter "
+                       "on the wire." if prec == "fp16" else "Gradients are fp32.",
+                       "GeForce cards: no PCIe peer-to-peer (docs/model-assumptions.md), NCCL "
+                       "stages through host memory; no NVLink bridge (Lambda names bridged runs "
+                       "'NVLink').",
+                       "apex.parallel.DistributedDataParallel (buckets of 10M elements, "
+                       "overlapped with backward) is modelled as PyTorch DDP (25 MiB buckets), "
+                       "the framework table's one NCCL data-parallel wrapper."])
