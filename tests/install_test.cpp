@@ -82,7 +82,7 @@ TEST(Install, InstalledTreeWorksMovedAndFromAnyDirectory) {
   EXPECT_TRUE(fs::is_regular_file(elsewhere / "default/results.json"));
 
   // validate with no folder: the bundled validation scenarios beside the installed binary. All
-  // 140 cases are PublishedCases.ValidateMeetsTheIssueThresholds's (minutes); the lookup needs
+  // 186 cases are PublishedCases.ValidateMeetsTheIssueThresholds's (minutes); the lookup needs
   // only some, so the moved tree keeps one source's folder (7 cases, parameter servers and
   // all-reduce) and the test checks that validate found exactly those.
   const fs::path bundled = moved / "share/ddpsim/scenarios/validation";

@@ -1,7 +1,8 @@
 // `ddpsim validate`: the pure parts (validation section, error statistics, predictions, CSV) and
 // the issue's acceptance rule run through the real binary on scenarios/validation: at least 40
 // cases from at least 4 sources, every case's measured value equal to the published one in
-// scenarios/validation/measurements.csv, overall median |error| <= 5 % and no case above 30 %.
+// scenarios/validation/measurements.csv, overall median |error| <= 5 % and no case above 30 %
+// (75 % for issue 32's PCIe-only GeForce cases, whose errors are measured, not bounded).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/scenario_loader.h"
 #include "sim/sweep/results_csv.h"
 #include "sim/util/input_error.h"
 #include "sim/validation/case_prediction.h"
@@ -368,6 +371,38 @@ TEST(PublishedCases, EveryScenarioQuotesItsMeasurementExactly) {
   EXPECT_GE(cases, 40);
 }
 
+// The cases issue 32 added where the public set was thin (scenarios/validation/README.md): Lambda's
+// PCIe-only GeForce boxes, the TF 2017 page's single K80 servers and its batch-32 EC2 rows.
+bool added_by_issue_32(const std::string& id) {
+  return id.rfind("LAMBDA-", 0) == 0 || id.rfind("TFB-GCEK80-", 0) == 0 ||
+         id.rfind("TFB-AWSK80-1N-", 0) == 0 || id.find("-b32-") != std::string::npos;
+}
+
+// Issue 32: at least 10 runnable training cases in each class the kept-aside measurements live in,
+// read from the scenarios themselves: multi-GPU nodes of GPUs without PCIe peer-to-peer (consumer
+// cards) and nothing but PCIe between them, parameter servers, and jobs across nodes over TCP.
+TEST(PublishedCases, ThinClassesHaveTenCasesEach) {
+  int pcie_consumer = 0, parameter_server = 0, tcp = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(kSourceDir + "/scenarios/validation")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const ValidationSpec spec = read_validation_spec(entry.path().string());
+    if (!spec.pending.empty()) continue;
+    const Scenario s = load_scenario(entry.path().string());
+    for (const ValidationCase& c : spec.cases) {
+      if (c.group == ValidationGroup::kCollectives) continue;  // training steps only
+      if (s.cluster.gpus_per_node > 1 && s.cluster.intra_node.kind == IntraNodeKind::kPcie &&
+          !s.cluster.gpu.pcie_p2p)
+        ++pcie_consumer;
+      if (s.sync.strategy == SyncStrategy::kParameterServer) ++parameter_server;
+      if (s.cluster.nodes > 1 && s.cluster.nic.transport == NicTransport::kTcp) ++tcp;
+    }
+  }
+  // Today 20, 55 and 19 (before issue 32: 0, 29 and 13).
+  EXPECT_GE(pcie_consumer, 20);
+  EXPECT_GE(parameter_server, 55);
+  EXPECT_GE(tcp, 19);
+}
+
 // The issue's acceptance rule, on the statistics recomputed from validation.csv.
 TEST(PublishedCases, ValidateMeetsTheIssueThresholds) {
   const fs::path out = fs::temp_directory_path() / ("ddpsim_validate_" + std::to_string(getpid()));
@@ -381,7 +416,7 @@ TEST(PublishedCases, ValidateMeetsTheIssueThresholds) {
   const int id = csv_column(table, "id"), status_col = csv_column(table, "status"),
             error = csv_column(table, "error_pct");
   const int group = csv_column(table, "group");
-  std::vector<double> abs_errors, sharded;
+  std::vector<double> abs_errors, sharded, thin;
   std::set<std::string> sources;
   for (const auto& row : table.rows) {
     EXPECT_NE(row[status_col], "failed") << row[id];
@@ -393,6 +428,16 @@ TEST(PublishedCases, ValidateMeetsTheIssueThresholds) {
       // 64 A100 40GB, a run the source itself shows 27 % below its 128-GPU sibling).
       EXPECT_LE(e, 50.0) << row[id] << " misses by " << row[error] << " %";
       sharded.push_back(e);
+      continue;
+    }
+    if (added_by_issue_32(row[id])) {
+      // Issue 32's cases measure the model's error where the public set was thin, and are kept
+      // out of issue 11's bounds as the sharding group is: BERT-base SQuAD on 4 and 8 RTX 2080 Ti
+      // (PCIe-only, no peer-to-peer) is +29.7 to +71.3 % today, the 46 cases' median 6.6 %
+      // (scenarios/validation/README.md). These bounds catch a regression only.
+      EXPECT_LE(e, row[id].rfind("LAMBDA-", 0) == 0 ? 75.0 : 30.0)
+          << row[id] << " misses by " << row[error] << " %";
+      thin.push_back(e);
       continue;
     }
     EXPECT_LE(e, 30.0) << row[id] << " misses by " << row[error] << " %";
@@ -407,6 +452,8 @@ TEST(PublishedCases, ValidateMeetsTheIssueThresholds) {
   EXPECT_LE(median(abs_errors), 5.0);
   EXPECT_GE(sharded.size(), 19u);
   EXPECT_LE(median(sharded), 8.0);
+  EXPECT_EQ(thin.size(), 46u);
+  EXPECT_LE(median(thin), 8.0);
   fs::remove_all(out);
   fs::remove(out.string() + ".log");
 }

@@ -54,6 +54,10 @@ SOURCES = {
     "TPK": "tensorpack/benchmarks ResNet-MultiGPU/README.md 'Performance @ Sep 2017' "
            "(tensorflow/benchmarks column; TF v1.3.0-rc1-1302-g593dc8e, 8 P100s; "
            "github.com/tensorpack/benchmarks/blob/master/ResNet-MultiGPU/README.md)",
+    "LAMBDA": "lambdal/deeplearning-benchmark pytorch/results/<system>/PyTorch_<model>_<precision>/"
+              "<date>.txt (commit aa5addb6, Lambda's run logs behind its pytorch-train-throughput "
+              "tables; NVIDIA DeepLearningExamples ResNet-50 v1.5 'Summary: ... train.total_ips' "
+              "and BERT-base SQuAD 'training throughput' / 'training_sequences_per_second')",
     "BUG": "e-bug/distributed-tensorflow-benchmarks report/source/benchmarks.tex (Bugliarello, "
            "'Distributed TensorFlow: a performance evaluation', ETH Zurich / CSCS report, "
            "September 2017; TF 1.1, tf_cnn_benchmarks)",

@@ -161,3 +161,73 @@ def bugliarello():
                        "update.",
                        "TF 1.1.0, batch 64 per GPU, NCHW, plain SGD, synthetic data (the "
                        "report's FALSE rows)."])
+
+
+# ---- TensorFlow benchmarks 2017, single K80 servers: parameter servers on the host CPU of a
+# PCIe-only box (variable_update=parameter_server, local_parameter_device=cpu), synthetic data.
+# Google Compute Engine ran every model that way; EC2 p2.8xlarge only Inception-v3 (its other
+# models used replicated without NCCL or parameter servers on the GPUs, which ddpsim's
+# host-placed servers do not describe: not cases).
+def tf_benchmarks_k80_servers():
+    tables = [
+        # (tag, hw, section, [(model, key, batch, 1-GPU rate, [(gpus, img/s)])])
+        ("GCEK80", "gce-k80x8", "Details for Google Compute Engine (NVIDIA Tesla K80)", [
+            ("inception-v3", "Inceptionv3", 64, 30.5, [(2, 57.8), (4, 116), (8, 227)]),
+            ("resnet50", "ResNet50", 64, 51.9, [(2, 99.0), (4, 195), (8, 387)]),
+            ("resnet152", "ResNet152", 32, 20.0, [(2, 38.2), (4, 75.8), (8, 148)]),
+            ("alexnet", "AlexNet", 512, 656, [(2, 1209), (4, 2328), (8, 4640)]),
+            ("vgg16", "VGG16", 32, 35.4, [(2, 64.8), (4, 120), (8, 234)])]),
+        ("AWSK80-1N", "p2.8xlarge", "Details for Amazon EC2 (NVIDIA Tesla K80)", [
+            ("inception-v3", "Inceptionv3", 64, 30.8, [(2, 58.7), (4, 117), (8, 230)])]),
+    ]
+    for tag, hw, section, models in tables:
+        for model, key, batch, rate, points in models:
+            for gpus, measured in points:
+                training_case(
+                    "tf-benchmarks-2017", f"TFB-{tag}-{key}-{gpus}", "scaling", "throughput",
+                    measured, "img/s", source="TFB", hw=hw, nodes=1, gpn=gpus, model=model,
+                    batch=batch, precision="fp32", optimizer="sgd", framework="tf-ps",
+                    grad_dtype="fp32", rate=rate,
+                    sync_extra={"ps": {"servers": 1, "placement": "colocated",
+                                       "pull": "forward"}},
+                    calibration=f"TFB-{tag}-{key}-1, {rate} img/s on one K80 GPU, synthetic "
+                                f"data, section '{section}' (compute.samples_per_second).",
+                    notes=["variable_update=parameter_server with local_parameter_device=cpu: "
+                           "modelled as the DGX-1 rows of the same page are (one parameter "
+                           "server colocated on the node, the host CPU; the forward pass reads "
+                           "each variable as it needs it, sync.ps.pull: forward).",
+                           f"Section '{section}', table 'Training synthetic data'; batch "
+                           f"{batch} per GPU, tf_cnn_benchmarks' default plain SGD.",
+                           "Single server: the network is not used."])
+
+
+# ---- TensorFlow benchmarks 2017, EC2 p2.8xlarge distributed at batch 32 per GPU ('Other
+# Results' of the distributed section): the same cluster, software and parameter-server layout
+# as the batch-64 rows of tf_benchmarks(), at half the compute per step.
+def tf_benchmarks_aws_batch32():
+    for model, key, rate, points, ps_at_64 in [
+            ("inception-v3", "Inceptionv3", 29.2, [(8, 219), (16, 427), (32, 820), (64, 1608)],
+             6),
+            ("resnet50", "ResNet50", 48.4, [(8, 333), (16, 667), (32, 1180), (64, 2315)], 4)]:
+        for gpus, measured in points:
+            nodes = gpus // 8
+            servers = ps_at_64 if nodes == 8 else nodes
+            training_case(
+                "tf-benchmarks-2017", f"TFB-AWSK80-{key}-b32-{gpus}", "scaling", "throughput",
+                measured, "img/s", source="TFB", hw="p2.8xlarge", nodes=nodes, gpn=8,
+                model=model, batch=32, precision="fp32", optimizer="sgd", framework="tf-ps",
+                grad_dtype="fp32", rate=rate,
+                sync_extra={"ps": {"servers": servers, "placement": "colocated"}},
+                calibration=f"TFB-AWSK80-{key}-b32-1, {rate} img/s on one K80 GPU at batch 32, "
+                            f"synthetic data (compute.samples_per_second).",
+                notes=[f"distributed_replicated: {servers} parameter server(s) colocated on the "
+                       f"worker instances (#PS = #instances, except at 8 instances: 6 for "
+                       f"Inception-v3, 4 for 'ResNet-50: (batch size 32)'; the page states the "
+                       f"Inception-v3 exception without a batch size and it is read for both); "
+                       f"each instance first combines its 8 GPUs' gradients, as ddpsim's PS "
+                       f"does.",
+                       "Section 'Details for Amazon EC2 Distributed (NVIDIA Tesla K80)', 'Other "
+                       "Results', batch 32 per GPU.",
+                       "The network is not stated; 10 Gb/s per the AWS p2.8xlarge "
+                       "specification.",
+                       "tf_cnn_benchmarks' default optimizer is plain SGD; synthetic data."])

@@ -78,6 +78,29 @@ HARDWARE = {
         gpu="a100-pcie-40gb", gpus=1, kind="pcie", link_rate=0.0, links={}, pcie_line=31.5,
         cores=32, nics=1, nic_gbps=100, nic_kind="InfiniBand (100 Gb/s assumed)",
         nic_latency=IB_LATENCY),
+    "gce-k80x8": dict(
+        desc="Google Compute Engine n1-standard-32-k80x8: 8 GK210 GPUs on 4 K80 boards (two GPUs "
+             "share a board's PCIe gen3 x16 through its PLX switch; no NVLink), 32 vCPUs",
+        gpu="k80", gpus=8, kind="pcie", link_rate=0.0, links={}, pcie_line=15.75,
+        switch=(2, 15.75), cores=32, nics=1, nic_gbps=100, nic_kind="none used (one node)",
+        nic_latency=IB_LATENCY),
+    "x11dpg-2080ti": dict(
+        desc="Supermicro X11DPG-OT-CPU baseboard (the source's sys_pytorch.txt; its folder suffix "
+             "'_trt' read as the SYS-4029GP-TRT, whose GPUs hang off both CPUs), 8x GeForce RTX "
+             "2080 Ti on PCIe gen3 x16, 2x 20-core Xeon Gold 6230; the PCIe switch layout is not "
+             "stated: each GPU modelled on its own x16 link",
+        gpu="rtx-2080-ti", gpus=8, kind="pcie", link_rate=0.0, links={}, pcie_line=15.75,
+        cores=40, nics=1, nic_gbps=100, nic_kind="none used (one node)", nic_latency=IB_LATENCY,
+        host_line=(140.8, "Xeon Gold 6230: 6 channels of DDR4-2933, Intel's specification; one "
+                          "socket's, the GPUs hang off both")),
+    "wrx80-2gpu": dict(
+        desc="ASUS Pro WS WRX80E-SAGE SE WIFI workstation (the source's sys_pytorch.txt), AMD "
+             "Threadripper PRO 5995WX (64 cores, 8 channels of DDR4-3200), GPUs in the board's "
+             "PCIe 4.0 x16 slots wired to the CPU (no PCIe switch)",
+        gpu="rtx-4090", gpus=2, kind="pcie", link_rate=0.0, links={}, pcie_line=31.5,
+        cores=64, nics=1, nic_gbps=100, nic_kind="none used (one node)", nic_latency=IB_LATENCY,
+        host_line=(204.8, "Threadripper PRO 5995WX: 8 channels of DDR4-3200, AMD's "
+                          "specification")),
     "p2.xlarge": dict(
         desc="AWS p2.xlarge: one GK210 GPU (half a K80 board), 4 vCPUs, network 'High' (AWS "
              "states no number; 10 Gb/s written here is a placeholder)",
@@ -131,11 +154,12 @@ def cluster_section(hw_key, nodes, gpus_per_node, gpu_override=None, nics=None, 
         lines.append(f"# PCIe switches: {per} GPUs share one switch whose uplink is {line:g} GB/s "
                      f"line x {PCIE_EFFICIENCY} = {gbs(PCIE_EFFICIENCY * line)}.")
     if True:  # every node has host memory; staged traffic and host-to-device copies cross it
-        host = HOST_EFFICIENCY * HOST_MEMORY_LINE
+        line, why = hw.get("host_line", (HOST_MEMORY_LINE, "the source does not state the CPU: "
+                                                           "8 channels of DDR4-3200"))
+        host = HOST_EFFICIENCY * line
         body.append("  host: {bandwidth: %s}" % gbs(host))
-        lines.append(f"# Host memory: {HOST_MEMORY_LINE:g} GB/s per socket (the source does not "
-                     f"state the CPU: 8 channels of DDR4-3200) x {HOST_EFFICIENCY} (global host "
-                     f"efficiency) = {gbs(host)}.")
+        lines.append(f"# Host memory: {line:g} GB/s per socket ({why}) x {HOST_EFFICIENCY} "
+                     f"(global host efficiency) = {gbs(host)}.")
     body.append(f"  cpu_cores: {hw['cores']}")
     # NICs are written for single nodes too (they exist; nothing crosses them there).
     if True:

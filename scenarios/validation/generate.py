@@ -24,7 +24,9 @@ from gen_case_files import HERE, WRITTEN  # noqa: E402
 from gen_cases_collectives import nccl  # noqa: E402
 from gen_cases_llm_foundry import llm_foundry  # noqa: E402
 from gen_cases_pytorch import bert_dle, ptddpb, resnet50_dle, transformer_dle, wgp  # noqa: E402
-from gen_cases_tensorflow import bugliarello, tensorpack_multigpu, tf_benchmarks  # noqa: E402
+from gen_cases_lambda import lambda_bert_base_squad, lambda_resnet50  # noqa: E402
+from gen_cases_tensorflow import (bugliarello, tensorpack_multigpu, tf_benchmarks,  # noqa: E402
+                                  tf_benchmarks_aws_batch32, tf_benchmarks_k80_servers)
 
 
 def main():
@@ -34,8 +36,12 @@ def main():
     ptddpb()
     wgp()
     tf_benchmarks()
+    tf_benchmarks_k80_servers()
+    tf_benchmarks_aws_batch32()
     tensorpack_multigpu()
     bugliarello()
+    lambda_resnet50()
+    lambda_bert_base_squad()
     nccl()
     llm_foundry()
     # A case renamed or dropped from the table must not linger as a stale file.
