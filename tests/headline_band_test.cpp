@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "sim/sweep/results_csv.h"
 #include "tests/test_process.h"
 
 namespace {
@@ -67,23 +68,22 @@ TEST(HeadlineBand, EverySweepPointLeadsWithTheMedianOfItsBand) {
                 "' sweep scenarios/scaling-resnet50.yaml --uncertainty 4 -j 2 --yes -o '" +
                 out.string() + "'");
   ASSERT_EQ(run.code, 0) << run.output;
-  std::vector<std::vector<std::string>> rows;  // the header first
-  std::istringstream csv(read_text(out / "results.csv"));
-  for (std::string line; std::getline(csv, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    rows.emplace_back();
-    std::istringstream in(line);
-    for (std::string f; std::getline(in, f, ',');) rows.back().push_back(f);
-  }
-  ASSERT_GE(rows.size(), 3u);
-  std::map<std::string, size_t> column;
-  for (size_t i = 0; i < rows[0].size(); ++i) column[rows[0][i]] = i;
-  for (size_t r = 1; r < rows.size(); ++r) {
-    const double p10 = std::stod(rows[r][column.at("samples_per_second_p10")]);
-    const double p50 = std::stod(rows[r][column.at("samples_per_second_p50")]);
-    const double p90 = std::stod(rows[r][column.at("samples_per_second_p90")]);
+  const ddpsim::CsvTable t = ddpsim::parse_csv(read_text(out / "results.csv"), "results.csv");
+  ASSERT_GE(t.rows.size(), 2u);
+  auto cell = [&](size_t r, const char* column) {
+    const int c = ddpsim::csv_column(t, column);
+    EXPECT_GE(c, 0) << column;
+    return std::stod(t.rows[r][static_cast<size_t>(c)]);
+  };
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const double p10 = cell(r, "samples_per_second_p10"), p50 = cell(r, "samples_per_second_p50");
+    const double p90 = cell(r, "samples_per_second_p90");
     EXPECT_LT(p10, p50) << "point " << r;
     EXPECT_LE(p50, p90) << "point " << r;
+    // The table leads each point with its median (one decimal), not the nominal run.
+    char printed[64];
+    std::snprintf(printed, sizeof printed, "%.1f", p50);
+    EXPECT_NE(run.output.find(printed), std::string::npos) << printed << "\n" << run.output;
   }
   EXPECT_NE(run.output.find("samples/s p50"), std::string::npos) << run.output;
 }
