@@ -284,8 +284,8 @@ TEST(Report, SimulateWithUncertaintyNamesTheBandAndTheTopInfluence) {
   ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
   const json u = json::parse(read_text(dir + "/out/results.json")).at("result").at("uncertainty");
   const std::string html = read_text(dir + "/out/report/report.html");
-  EXPECT_NE(html.find("<tr><th>Band</th><td>p10-p90 over 4 draws of the defaults x the model's measured error; best point: "
-                      "p10 " +
+  EXPECT_NE(html.find("<tr><th>Band</th><td>p10-p90 over 4 draws of the defaults x the model's "
+                      "measured error; best point: p10 " +
                       thousands(u.at("samples_per_second").at("p10")) + " - p90 " +
                       thousands(u.at("samples_per_second").at("p90")) + " samples/s</td></tr>"),
             std::string::npos)
