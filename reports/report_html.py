@@ -16,6 +16,13 @@ def efficiency_text(row):
     return "%.1f %%" % (100 * row["scaling_efficiency"])
 
 
+def headline_rate(row):
+    """A point's headline samples/s: with a band, its median (p50 of the draws x the model's
+    error, docs/model-error.md), else the nominal run's figure."""
+    p50 = row.get("samples_per_second_p50")
+    return row["samples_per_second"] if p50 is None else p50
+
+
 def _points_table(data, limit=100):
     keys = [k for k in data.axis_keys() if len(data.axis_values(k)) > 1]
     bands = data.band_draws() is not None
@@ -25,7 +32,7 @@ def _points_table(data, limit=100):
     for r in data.rows[:limit]:
         cells = [str(r["point"])] + [str(r.get(k, "")) for k in keys] + [str(r["gpus"])]
         if r["status"] == "ok":
-            cells += ["%.1f" % r["samples_per_second"]]
+            cells += ["%.1f" % headline_rate(r)]
             if bands:
                 cells += ["%.1f - %.1f" % (r["samples_per_second_p10"],
                                            r["samples_per_second_p90"])]
@@ -47,7 +54,7 @@ def best_text(data):
         return "none: no point finished"
     where = data.point_label(best).replace("\n", ", ")
     text = "point %d (%s): %s samples/s" % (best["point"], where,
-                                            "{:,.0f}".format(best["samples_per_second"]))
+                                            "{:,.0f}".format(headline_rate(best)))
     if efficiency_text(best) != "not computed":
         text += ", scaling efficiency " + efficiency_text(best)
     return text + ", " + best["bottleneck"]

@@ -252,7 +252,7 @@ Scenario one_node(std::vector<std::string> extra = {}) {
 
 // Also with the hidden choices stated (docs/assumptions.md): a transformer's attention, the
 // gradient dtype under mixed precision, real data's decode rate per core.
-TEST(Uncertainty, FullyStatedScenarioHasZeroWidthBand) {
+TEST(Uncertainty, FullyStatedScenarioIsBandedByTheModelErrorAlone) {
   const std::vector<std::string> stated = {
       "assumed=[]",           "compute.memory_efficiency=0.8", "compute.overlap_slowdown=1.1",
       "stragglers.kind=none", "compute.framework_overhead=1",  "sync.nccl_latency=1"};
@@ -275,6 +275,16 @@ TEST(Uncertainty, FullyStatedScenarioHasZeroWidthBand) {
     EXPECT_EQ(r.samples_per_second.p90, nominal);
     EXPECT_EQ(r.iteration_time.p10, r.iteration_time.p90);
     EXPECT_TRUE(r.influences.empty());
+    // With the model's measured error (docs/model-error.md) the same scenario is still banded:
+    // nothing is drawn, yet the model can be wrong.
+    Discrepancy error;
+    error.offsets = {-0.05, -0.01, 0.0, 0.02, 0.06};
+    o.model_error = error;
+    const UncertaintyReport banded = assess_uncertainty(s, ledger, o);
+    EXPECT_LT(banded.samples_per_second.p10, nominal);
+    EXPECT_GT(banded.samples_per_second.p90, nominal);
+    EXPECT_EQ(banded.samples_per_second.p50, nominal);  // the middle offset is 0
+    EXPECT_LT(banded.iteration_time.p10, banded.iteration_time.p90);
   }
   // The three rows are in that ledger, each stated.
   const std::vector<LedgerEntry> ledger = build_ledger(one_node(choices));
