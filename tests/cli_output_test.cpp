@@ -225,7 +225,7 @@ TEST(CliTables, BenchWorkloadsTimesWhatUsersRun) {
   const json rows = json::parse(r.out);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0]["command"], "sweep point llama3-8b zero3, 128 GPUs");
-  EXPECT_EQ(rows[1]["command"], "simulate llama2-7b-64xh100.yaml");
+  EXPECT_EQ(rows[1]["command"], "simulate gb200-nvl72.yaml");
   for (const json& row : rows) {
     EXPECT_EQ(row["status"], "ok") << row;
     EXPECT_GT(row["wall_s"].get<double>(), 0) << row;
