@@ -220,7 +220,11 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
   const auto started = std::chrono::steady_clock::now();
   // Under the symmetric scope the simulator runs a slice of the cluster (sim/cost/symmetry.h);
   // `scenario` is what runs, `full` what the result describes.
-  const ScopeDecision scope = decide_scope(full);
+  // A run that reports neither links nor a trace (an uncertainty draw) folds at any size.
+  const bool headline_only = !options.measure_links &&
+                             options.trace.kind == TraceGpus::Kind::kList &&
+                             options.trace.ranks.empty();
+  const ScopeDecision scope = decide_scope(full, headline_only);
   const Scenario scenario = scope.symmetric ? slice_scenario(full, scope.slice_nodes) : full;
   const Model model = build_or_throw(scenario.model);
   // Each GPU updates its shard of the cluster's optimizer state, not of the slice's.
