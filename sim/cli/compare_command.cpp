@@ -300,7 +300,8 @@ int run() {
       for (const auto& u : design) runs.push_back(drawn_scenario(job.scenario, ledger, u));
     }
     std::fprintf(stderr, "%zu draws (%d per cell) ...\n", runs.size(), draws);
-    const std::vector<SimulationResult> results = run_scenarios(runs, resolve_jobs(opts.jobs));
+    const std::vector<SimulationResult> results =
+        run_scenarios(runs, resolve_jobs(opts.jobs), "compare --uncertainty");
     for (size_t i = 0; i < jobs.size(); ++i) {
       Cell& cell = table[jobs[i].model * nics.size() + jobs[i].nic][jobs[i].strategy];
       for (int d = 0; d < draws; ++d)

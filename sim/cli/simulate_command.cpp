@@ -89,6 +89,7 @@ int run() {
     u.samples = opts.uncertainty.samples();
     u.seed = static_cast<uint64_t>(opts.uncertainty.seed);
     u.jobs = opts.jobs;
+    u.progress = "simulate --uncertainty";
     uncertainty = assess_uncertainty(scenario, ledger, u);
     bands = {true,
              uncertainty.samples_per_second.p10,

@@ -32,6 +32,7 @@ struct UncertaintyOptions {
   uint64_t seed = 1;
   int jobs = 1;
   bool influences = true;  // also run the tornado (2 runs per default input)
+  std::string progress;    // label of a progress line on stderr ("" = none)
 };
 
 struct UncertaintyReport {
