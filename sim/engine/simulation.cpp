@@ -263,7 +263,7 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
             r, simulated - 1, full.cluster.total_gpus()));
   }
   if (options.steady_stop)
-    ctx.steady_candidate = steady_stop_candidate(scenario, options.max_wall_seconds > 0);
+    ctx.steady_candidate = steady_stop_candidate(scenario);
   ctx.traced_ranks.assign(scenario.cluster.total_gpus(), false);
   for (int rank : traced_ranks(scenario, options.trace)) ctx.traced_ranks[rank] = true;
   if (options.measure_links) {

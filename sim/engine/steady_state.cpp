@@ -31,8 +31,7 @@ Breakdown minus(const Breakdown& a, const Breakdown& b) {
 
 }  // namespace
 
-int steady_stop_candidate(const Scenario& s, bool stoppable_by_wall) {
-  if (stoppable_by_wall) return -1;
+int steady_stop_candidate(const Scenario& s) {
   if (s.stragglers.kind != StragglerKind::kNone && s.stragglers.kind != StragglerKind::kFixed)
     return -1;
   // Parameter servers and local SGD: steps differ by design (staleness, averaging periods).

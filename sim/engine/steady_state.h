@@ -18,8 +18,9 @@ namespace ddpsim {
 struct RunContext;
 
 // The step after which the run may stop (warmup + 1), or -1 when it must run every step:
-// something drawn or drifting, or no later step to save. `stoppable_by_wall`: --max-wall given.
-int steady_stop_candidate(const Scenario& scenario, bool stoppable_by_wall);
+// something drawn or drifting, or no later step to save. A --max-wall watcher changes nothing:
+// whichever stops the run first, the other never does.
+int steady_stop_candidate(const Scenario& scenario);
 
 // At the end of `step` (every GPU done with it): true when the steps step - 1 and step agree on
 // every GPU as above. Needs the per-step snapshots RunContext keeps for the candidate step.
