@@ -217,6 +217,32 @@ TEST(CliTables, BenchUncertaintyTimesSimulateAndCompareWithTheirDraws) {
   EXPECT_GT(rows[0]["cpu_s"].get<double>(), 1.0) << rows[0];
 }
 
+// bench --workloads: the commands users run (issue 33), each timed with its children's CPU and
+// peak memory and the machine's load; --heavy adds the rows that take minutes (not run here).
+TEST(CliTables, BenchWorkloadsTimesWhatUsersRun) {
+  const Exited r = ddpsim({"bench", "--workloads", "-j", "1", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json rows = json::parse(r.out);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["command"], "sweep point llama3-8b zero3, 128 GPUs");
+  EXPECT_EQ(rows[1]["command"], "simulate gb200-nvl72.yaml");
+  for (const json& row : rows) {
+    EXPECT_EQ(row["status"], "ok") << row;
+    EXPECT_GT(row["wall_s"].get<double>(), 0) << row;
+    // A simulation's CPU is its children's (a sweep point and a simulate run in forked
+    // processes): more than the parent's few milliseconds, and their memory beyond 10 MiB.
+    EXPECT_GT(row["cpu_s"].get<double>(), 0.05) << row;
+    EXPECT_GT(row["peak_rss_bytes"].get<double>(), 10.0 * 1024 * 1024) << row;
+    EXPECT_GE(row["load_start"].get<double>(), 0) << row;
+  }
+  const Exited heavy_alone = ddpsim({"bench", "--heavy"});
+  EXPECT_EQ(heavy_alone.exit_code, 2);
+  EXPECT_NE(heavy_alone.err.find("--heavy adds rows to --workloads"), std::string::npos)
+      << heavy_alone.err;
+  const Exited both = ddpsim({"bench", "--workloads", "--uncertainty"});
+  EXPECT_EQ(both.exit_code, 2);
+}
+
 TEST(CliTables, BenchComparesSymmetricWithFull) {
   // 64 GPUs on one leaf: symmetric runs 2 of the 8 nodes; 8 GPUs (one node) cannot fold.
   const Exited r = ddpsim({"bench", "--gpus", "8,64", "--model", "alexnet", "--vs-full", "--json"});

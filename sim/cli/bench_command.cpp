@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/cli/bench_uncertainty.h"
+#include "sim/cli/bench_workloads.h"
 #include "sim/cli/command.h"
 #include "sim/cli/option_checks.h"
 #include "sim/cli/table_output.h"
@@ -44,6 +45,8 @@ struct Options {
   TableFormat format;
   UncertaintyFlags uncertainty;  // --uncertainty [N]: the issue-25 rows
   int jobs = 2;                  // their -j
+  bool workloads = false;        // --workloads: the commands users run (issue 33)
+  bool heavy = false;            // --heavy: with them, the rows that take minutes
 } opts;
 
 std::string bench_scenario(int gpus, const char* scope) {
@@ -211,6 +214,12 @@ void check_overrides() {
 
 int run() {
   text_out.clear();
+  if (opts.heavy && !opts.workloads)
+    throw InputError({"<--heavy>"}, "--heavy adds rows to --workloads; give both");
+  if (opts.workloads && opts.uncertainty.given())
+    throw InputError({"<--workloads>"},
+                     "--workloads and --uncertainty are two different benches; give one");
+  if (opts.workloads) return bench_workloads(opts.format, opts.jobs, opts.heavy);
   if (opts.uncertainty.given())
     return bench_uncertainty(opts.format, opts.jobs, opts.uncertainty.samples(),
                              opts.uncertainty.seed);
@@ -319,7 +328,15 @@ const bool registered = register_command({
                               "Instead, time simulate --uncertainty of default.yaml at 64 nodes "
                               "and compare --uncertainty of its five strategies (the issue-25 "
                               "targets: 10 s and 60 s)");
-      add_jobs_option(app, &opts.jobs, "With --uncertainty: the -j of each timed command");
+      app->add_flag("--workloads", opts.workloads,
+                    "Instead, time the commands users run on Llama-3-8B (a 128-GPU sweep point) "
+                    "and the slowest bundled scenario, with their CPU time and peak memory");
+      app->add_flag("--heavy", opts.heavy,
+                    "With --workloads: also the rows that take minutes (compare --uncertainty 32, "
+                    "sweep points at 512 and 1,024 GPUs, the banded sweep, validate "
+                    "--uncertainty 8)");
+      add_jobs_option(app, &opts.jobs,
+                      "With --uncertainty or --workloads: the -j of each timed command");
     },
     run,
 });

@@ -323,7 +323,8 @@ int run() {
       for (size_t i = 0; i < jobs.size(); ++i)
         for (const auto& u : more) runs.push_back(drawn_scenario(jobs[i].scenario, ledgers[i], u));
       std::fprintf(stderr, "%zu draws (%d per cell) ...\n", runs.size(), batch);
-      const std::vector<SimulationResult> results = run_scenarios(runs, resolve_jobs(opts.jobs));
+      const std::vector<SimulationResult> results =
+          run_scenarios(runs, resolve_jobs(opts.jobs), "compare --uncertainty");
       for (size_t i = 0; i < jobs.size(); ++i)
         for (int d = 0; d < batch; ++d)
           cell_of(jobs[i]).draws.push_back(results[i * batch + d].samples_per_second);

@@ -91,6 +91,7 @@ int run() {
     u.seed = static_cast<uint64_t>(opts.uncertainty.seed);
     u.jobs = opts.jobs;
     u.model_error = model_error_for(scenario, result, read_residual_file(default_residual_file()));
+    u.progress = "simulate --uncertainty";
     uncertainty = assess_uncertainty(scenario, ledger, u);
     const UncertaintyReport& r = uncertainty;
     bands = {true,

@@ -33,6 +33,7 @@
 #include "sim/sweep/shard.h"
 #include "sim/sweep/sweep_plan.h"
 #include "sim/sweep/sweep_store.h"
+#include "sim/uncertainty/draw_runner.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
 #include "sim/validation/residual_file.h"
@@ -319,6 +320,13 @@ int run() {
   std::signal(SIGINT, request_stop);
   std::signal(SIGTERM, request_stop);
   SweepProgress progress(mine, already, ::isatty(STDERR_FILENO), stderr);
+  {
+    // The time left from each point's estimated cost (with its draws), not the mean point's.
+    std::vector<double> costs(plan.points.size(), 0.0);
+    const double runs = 1.0 + (uncertain ? draws.samples : 0);
+    for (size_t i : todo) costs[i] = estimated_run_seconds(plan.points[i].scenario) * runs;
+    progress.set_costs(std::move(costs));
+  }
   size_t failures = 0;
   auto last_write = std::chrono::steady_clock::now();
   PoolOptions pool;
@@ -368,7 +376,7 @@ int run() {
                    ": FAILED: " + error;
             ++failures;
           }
-          progress.point_done(line);
+          progress.point_done(line, i);
         }
         // Rewriting the whole CSV per point is cheap for ordinary sweeps; very long ones
         // rewrite at most once a second (the point files keep every result meanwhile).

@@ -46,6 +46,8 @@
 #include "sim/results/result_json.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/sweep/process_pool.h"
+#include "sim/sweep/run_progress.h"
+#include "sim/uncertainty/draw_runner.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
 #include "sim/util/atomic_file.h"
@@ -326,7 +328,17 @@ int run() {
   PoolOptions pool;
   pool.jobs = resolve_jobs(opts.jobs);
   std::map<size_t, std::string> failures;
-  size_t done = 0;
+  // Progress: each run weighs its scenario's estimated cost (a draw costs its nominal run).
+  std::vector<double> scenario_cost(scenarios.size(), 0.0);
+  for (size_t i : runnable) scenario_cost[i] = estimated_run_seconds(scenarios[i]);
+  std::vector<double> task_cost;
+  std::map<size_t, size_t> position;  // task -> its place in the progress
+  for (size_t t : tasks) {
+    position[t] = task_cost.size();
+    task_cost.push_back(scenario_cost[t / per_scenario]);
+  }
+  RunProgress progress(uncertain ? "validate (nominal runs and draws)" : "validate", task_cost,
+                       stderr_is_terminal(), stderr);
   run_in_processes(
       tasks, pool,
       [&](size_t task) {
@@ -345,14 +357,12 @@ int run() {
         }
       },
       [&](const TaskOutcome& outcome) {
-        ++done;
         const size_t i = outcome.task / per_scenario;
         if (outcome.exit_code != 0 && !failures.count(i)) failures[i] = outcome.error;
-        std::fprintf(stderr, "\r[%zu/%zu] %s simulated", done, tasks.size(),
-                     uncertain ? "runs (nominal and draws)" : "scenarios");
+        progress.run_done(position.at(outcome.task));
       },
       [] {});
-  std::fprintf(stderr, "\n");
+  progress.finish();
 
   std::vector<CaseRow> rows;
   std::vector<CaseDraws> case_draws;

@@ -113,6 +113,14 @@ void LinkMeter::close_window() {
 
 void LinkMeter::keep_details_from_now() { details_from_ = std::min(details_from_, now()); }
 
+void LinkMeter::restart_details_from_now() {
+  details_from_ = now();
+  for (LinkTotals& t : totals_)
+    t.recent.erase(std::remove_if(t.recent.begin(), t.recent.end(),
+                                  [this](const LinkInterval& i) { return i.end < details_from_; }),
+                   t.recent.end());
+}
+
 void LinkMeter::completed(const simgrid::s4u::Activity& activity) {
   auto it = flows_.find(activity.get_impl());
   if (it == flows_.end()) return;  // not a flow, or its other side already settled it

@@ -74,6 +74,9 @@ class LinkMeter {
   void settle();
   // Flows ending at or after the current time keep their own interval (LinkTotals::recent).
   void keep_details_from_now();
+  // Moves the detail time to now, dropping the intervals of flows that ended before it (a run
+  // that did not stop at its candidate step keeps its last step's details only).
+  void restart_details_from_now();
 
   bool window_open() const { return opened_ && !closed_; }
   double window_start() const { return start_; }

@@ -142,7 +142,7 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
   return "";
 }
 
-ScopeDecision decide_scope(const Scenario& s) {
+ScopeDecision decide_scope(const Scenario& s, bool headline_only) {
   ScopeDecision d;
   int slice = 0;
   const std::string obstacle = symmetry_obstacle(s, &slice);
@@ -153,7 +153,9 @@ ScopeDecision decide_scope(const Scenario& s) {
     throw InputError(where, "simulation.scope: symmetric does not fit this scenario: " + obstacle +
                                 "; " + kSupported + " (or use scope full or auto)");
   }
-  const bool big = s.cluster.total_gpus() >= kSymmetricFromGpus;
+  // Below the threshold only where the fold is exact: drawn stragglers fold in expectation.
+  const bool big = s.cluster.total_gpus() >= kSymmetricFromGpus ||
+                   (headline_only && !drawn_stragglers(s));
   d.symmetric = obstacle.empty() &&
                 (scope == SimulationScope::kSymmetric || (scope == SimulationScope::kAuto && big));
   d.slice_nodes = d.symmetric ? slice : s.cluster.nodes;
@@ -167,7 +169,10 @@ ScopeDecision decide_scope(const Scenario& s) {
                          : fmt::format("symmetric: {} of {} nodes simulated, the rest folded in",
                                        slice, s.cluster.nodes);
     if (scope == SimulationScope::kAuto)
-      d.note += fmt::format(" (auto: {} GPUs >= {})", s.cluster.total_gpus(), kSymmetricFromGpus);
+      d.note += s.cluster.total_gpus() >= kSymmetricFromGpus
+                    ? fmt::format(" (auto: {} GPUs >= {})", s.cluster.total_gpus(),
+                                  kSymmetricFromGpus)
+                    : std::string(" (auto: headline figures only, the cluster is regular)");
     if (drawn_stragglers(s))
       d.note += fmt::format("; stragglers: expected slowest of {} draws (order statistics)",
                             s.cluster.total_gpus());

@@ -21,8 +21,11 @@
 
 namespace ddpsim {
 
-// auto picks symmetric from this many GPUs on (below it the full run takes about a second).
-constexpr int kSymmetricFromGpus = 4096;
+// auto picks symmetric from this many GPUs on for a run that reports links and a trace (below
+// it those are the whole cluster's, and a full run of an LLM step takes seconds); a run that
+// reports its headline figures only (uncertainty draws) folds at every size it fits, where the
+// fold gives the full run's numbers (docs/scale.md).
+constexpr int kSymmetricFromGpus = 1024;
 
 struct ScopeDecision {
   bool symmetric = false;
@@ -35,8 +38,9 @@ struct ScopeDecision {
 std::string symmetry_obstacle(const Scenario& s, int* slice_nodes);
 
 // The scope this run uses. Throws InputError at simulation.scope when symmetric is forced on a
-// scenario it does not fit, naming what is supported.
-ScopeDecision decide_scope(const Scenario& s);
+// scenario it does not fit, naming what is supported. `headline_only`: the run reports no links
+// and no trace (an uncertainty draw), so auto folds at any size.
+ScopeDecision decide_scope(const Scenario& s, bool headline_only = false);
 
 // The scenario the simulator runs for a slice of `slice_nodes` nodes: the same cluster cut to
 // those nodes, a shared store's aggregate bandwidth and IOPS scaled to the slice's share, drawn

@@ -79,7 +79,7 @@ class AllReduceSync : public GradientSync {
           }
         }
         if (ctx_->traced(rank, step))
-          trace_.push_back({rank, "comm", "all-reduce bucket " + std::to_string(b), start, now()});
+          push_step_event(trace_, {rank, "comm", "all-reduce bucket " + std::to_string(b), start, now()}, step);
       }
       done_[rank]->release();
     }

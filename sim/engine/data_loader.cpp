@@ -129,8 +129,9 @@ bool LoaderFeed::cached(int batch) const {
 void LoaderFeed::record(int rank, int batch, const char* name, double start) {
   const int step = batch / ctx_->scenario->training.gradient_accumulation;
   if (ctx_->traced(rank, step) && now() > start)
-    trace_.push_back(
-        {rank, "data", std::string(name) + " batch " + std::to_string(batch), start, now()});
+    push_step_event(
+        trace_, {rank, "data", std::string(name) + " batch " + std::to_string(batch), start, now()},
+        step);
 }
 
 void LoaderFeed::read_from_storage(int rank, int batch) {

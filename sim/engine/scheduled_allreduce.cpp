@@ -229,7 +229,7 @@ class ScheduledAllReduce : public GradientSync {
     std::string what =
         c.pieces.size() == 1 ? "tensor" : std::to_string(c.pieces.size()) + " tensors";
     if (ctx_->traced(rank, c.step))
-      trace_.push_back({rank, "comm", "all-reduce " + what, start, now()});
+      push_step_event(trace_, {rank, "comm", "all-reduce " + what, start, now()}, c.step);
     if (rank != 0 || !ctx_->measured(c.step)) return;
     last_reported_step_ = c.step;
     int index = 0;

@@ -167,6 +167,7 @@ class Communicators : public ShardedSync {
                                                          : "reduce-scatter";
         e.texts["algorithm"] = collective.algorithm_for(bytes);
         if (q.unit >= 0) e.numbers[per_unit_ ? "unit" : "bucket"] = q.unit;
+        e.numbers["step"] = q.step;
         trace_.push_back(std::move(e));
       }
       if (q.op == Op::kReduceScatter && fifo == Fifo::kShard && across_)

@@ -88,7 +88,9 @@ class ShardedWorker {
       stats.step_end[step] = now();
       stats.steps_done = step + 1;
       stats.sum_done = stats.sum;
-      ctx_->step_finished(step);
+      ctx_->step_finished(rank_, step);
+      // A steady state: every other actor (the FIFOs too) is gone.
+      if (ctx_->stopped_after >= 0) return;
     }
     sync_->issue(rank_, Op::kStop, 0, step_, -1, "");
   }

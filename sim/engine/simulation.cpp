@@ -19,6 +19,7 @@
 #include "sim/engine/link_usage.h"
 #include "sim/engine/run_context.h"
 #include "sim/engine/sharded_worker.h"
+#include "sim/engine/steady_state.h"
 #include "sim/engine/sync_factory.h"
 #include "sim/engine/trace_details.h"
 #include "sim/engine/worker.h"
@@ -77,9 +78,11 @@ void summarise(const RunContext& ctx, const Model& model, int full_gpus, Simulat
   const double fold = static_cast<double>(full_gpus) / p;
   // A run stopped by --max-wall is summarised over the steps every GPU completed; when those do
   // not reach past warmup, over the completed warmup steps (iteration time only).
-  int steps = ctx.steps();
+  // A run stopped at its steady state ran up to that step (steady_state.h).
+  const bool steady = ctx.stopped_after >= 0;
+  int steps = ctx.run_steps();
   for (const WorkerStats& w : ctx.workers) steps = std::min(steps, w.steps_done);
-  r->partial = steps < ctx.steps();
+  r->partial = steps < ctx.run_steps();
   const int warmup = steps > ctx.warmup() ? ctx.warmup() : 0;
   const int measured = steps - warmup;  // 0 only when stopped before any step completed
 
@@ -97,7 +100,8 @@ void summarise(const RunContext& ctx, const Model& model, int full_gpus, Simulat
   double slowest_compute = -1;
   for (int rank = 0; rank < p; ++rank) {
     const WorkerStats& w = ctx.workers[rank];
-    Breakdown b = r->partial ? w.sum_done : w.sum;
+    // Steady: the other GPUs were stopped part way into the next step.
+    Breakdown b = r->partial || steady ? w.sum_done : w.sum;
     // Partial: this GPU's own completed measured steps (warmup steps are never summed).
     const int summed = r->partial ? std::max(w.steps_done - ctx.warmup(), 0) : measured;
     for (double* v :
@@ -114,18 +118,38 @@ void summarise(const RunContext& ctx, const Model& model, int full_gpus, Simulat
       slowest_compute = compute;
       r->slowest_gpu = b;
     }
-    if (summed > 0) r->comm_time += ctx.sync->comm_busy(rank) / summed / p;
+    const double busy = steady ? w.busy_at_end[ctx.stopped_after] : ctx.sync->comm_busy(rank);
+    if (summed > 0) r->comm_time += busy / summed / p;
   }
   if (r->iteration_time > 0) {
     r->comm_share = r->comm_time / r->iteration_time;
     r->exposed_comm_share = r->breakdown.exposed_comm / r->iteration_time;
     r->straggler_share = r->breakdown.straggler_wait / r->iteration_time;
   }
-  const int per = std::max(steps, 1);
-  for (int c = 0; c < kLinkClasses; ++c)
-    r->bytes_per_link_class[c] = ctx.traffic.bytes_per_class[c] / per * fold;
-  for (const auto& [host, bytes] : ctx.traffic.sent) r->bytes_sent += bytes / per * fold;
-  for (const auto& [host, bytes] : ctx.traffic.received) r->bytes_received += bytes / per * fold;
+  if (steady) {
+    // One steady step's bytes: what the counters grew by over the last step (the loader had
+    // read as far ahead at its start as at its end).
+    const TrafficCounters& a = ctx.traffic_before_candidate;
+    const TrafficCounters& b = ctx.traffic_at_stop;
+    for (int c = 0; c < kLinkClasses; ++c)
+      r->bytes_per_link_class[c] = (b.bytes_per_class[c] - a.bytes_per_class[c]) * fold;
+    auto grown = [](const auto& before, const auto& after) {
+      double sum = 0;
+      for (const auto& [host, bytes] : after) {
+        const auto it = before.find(host);
+        sum += bytes - (it == before.end() ? 0.0 : it->second);
+      }
+      return sum;
+    };
+    r->bytes_sent = grown(a.sent, b.sent) * fold;
+    r->bytes_received = grown(a.received, b.received) * fold;
+  } else {
+    const int per = std::max(steps, 1);
+    for (int c = 0; c < kLinkClasses; ++c)
+      r->bytes_per_link_class[c] = ctx.traffic.bytes_per_class[c] / per * fold;
+    for (const auto& [host, bytes] : ctx.traffic.sent) r->bytes_sent += bytes / per * fold;
+    for (const auto& [host, bytes] : ctx.traffic.received) r->bytes_received += bytes / per * fold;
+  }
   r->buckets = ctx.sync->bucket_reports();
   const double step_alone = ctx.plan->compute.step_time(s.training.gradient_accumulation);
   r->train_rate_per_gpu =
@@ -135,8 +159,18 @@ void summarise(const RunContext& ctx, const Model& model, int full_gpus, Simulat
   r->trace = ctx.trace;
   ctx.sync->append_trace(&r->trace);
   ctx.feed->append_trace(&r->trace);
+  const int reported = ctx.run_steps() - 1;
+  // Two steps were traced where the run might have stopped: keep the one reported. The step
+  // tag is trace_details' to set (only where links were measured).
+  r->trace.erase(std::remove_if(r->trace.begin(), r->trace.end(),
+                                [reported](const TraceEvent& e) {
+                                  const auto it = e.numbers.find("step");
+                                  return it != e.numbers.end() && it->second != reported;
+                                }),
+                 r->trace.end());
+  for (TraceEvent& e : r->trace) e.numbers.erase("step");
   for (int rank = 0; rank < p; ++rank)
-    if (ctx.traced(rank, ctx.steps() - 1)) r->traced_gpus.push_back(rank);
+    if (ctx.traced(rank, reported)) r->traced_gpus.push_back(rank);
   if (ctx.meter) add_trace_details(ctx, r);
   std::stable_sort(r->trace.begin(), r->trace.end(), [](const TraceEvent& a, const TraceEvent& b) {
     return a.gpu != b.gpu ? a.gpu < b.gpu : a.start < b.start;
@@ -186,7 +220,11 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
   const auto started = std::chrono::steady_clock::now();
   // Under the symmetric scope the simulator runs a slice of the cluster (sim/cost/symmetry.h);
   // `scenario` is what runs, `full` what the result describes.
-  const ScopeDecision scope = decide_scope(full);
+  // A run that reports neither links nor a trace (an uncertainty draw) folds at any size.
+  const bool headline_only = !options.measure_links &&
+                             options.trace.kind == TraceGpus::Kind::kList &&
+                             options.trace.ranks.empty();
+  const ScopeDecision scope = decide_scope(full, headline_only);
   const Scenario scenario = scope.symmetric ? slice_scenario(full, scope.slice_nodes) : full;
   const Model model = build_or_throw(scenario.model);
   // Each GPU updates its shard of the cluster's optimizer state, not of the slice's.
@@ -224,6 +262,8 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
             "which stand for all of them; trace one of those, or set simulation.scope: full",
             r, simulated - 1, full.cluster.total_gpus()));
   }
+  if (options.steady_stop)
+    ctx.steady_candidate = steady_stop_candidate(scenario);
   ctx.traced_ranks.assign(scenario.cluster.total_gpus(), false);
   for (int rank : traced_ranks(scenario, options.trace)) ctx.traced_ranks[rank] = true;
   if (options.measure_links) {
@@ -293,6 +333,8 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
                   plan.compute.overlap_slowdown, plan.compute.overlap_source.c_str());
     result.notes += note;
   }
+  if (ctx.stopped_after >= 0)
+    result.notes += "; " + steady_state_note(ctx.stopped_after, scenario.training.iterations);
   if (result.partial) {
     int done = scenario.training.iterations;
     for (const WorkerStats& w : ctx.workers) done = std::min(done, w.steps_done);

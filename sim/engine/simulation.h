@@ -23,6 +23,9 @@ struct SimOptions {
   // of the flows: without it every time and rate is the same, to the bit, and a 512-GPU run costs
   // about a tenth less CPU (uncertainty draws need the headline figures only).
   bool measure_links = true;
+  // Stop a deterministic run once its first two measured steps agree (steady_state.h); false
+  // runs every step (the tests compare the two).
+  bool steady_stop = true;
 };
 
 SimulationResult run_simulation(const Scenario& scenario, const SimOptions& options);

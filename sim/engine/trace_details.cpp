@@ -52,7 +52,7 @@ std::vector<std::string> counter_links(const LinkMeter& meter) {
 }  // namespace
 
 void add_trace_details(const RunContext& ctx, SimulationResult* r) {
-  const int step = ctx.steps() - 1;
+  const int step = ctx.run_steps() - 1;
   const auto& buckets = ctx.plan->buckets;
   std::vector<std::string> algorithms;
   for (const BucketReport& b : r->buckets) algorithms.push_back(b.algorithm);
@@ -128,7 +128,7 @@ void add_trace_details(const RunContext& ctx, SimulationResult* r) {
   // The step as the profiler marks it: from the end of the previous step to the end of this one.
   for (int rank : r->traced_gpus) {
     const WorkerStats& w = ctx.workers[rank];
-    if (w.steps_done < ctx.steps()) continue;
+    if (w.steps_done < ctx.run_steps()) continue;
     TraceEvent marker(rank, "step", "ProfilerStep#" + std::to_string(step),
                       step > 0 ? w.step_end[step - 1] : 0.0, w.step_end[step]);
     marker.numbers["step"] = step;

@@ -78,7 +78,8 @@ void run_worker(RunContext* ctx, int rank) {
     stats.step_end[step] = now();
     stats.steps_done = step + 1;
     stats.sum_done = sum;
-    ctx->step_finished(step);
+    ctx->step_finished(rank, step);
+    if (ctx->stopped_after >= 0) break;  // a steady state: every other actor is gone
   }
 }
 

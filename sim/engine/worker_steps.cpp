@@ -21,7 +21,7 @@ void compute(RunContext* ctx, int rank, int step, double seconds, double* bucket
   }
   if (ctx->measured(step)) *bucket += taken;
   if (ctx->traced(rank, step) && seconds > 0)
-    ctx->trace.push_back({rank, "compute", name, start, now()});
+    push_step_event(ctx->trace, {rank, "compute", name, start, now()}, step);
 }
 
 void wait_for_batch(RunContext* ctx, int rank, int step, int micro) {
@@ -29,7 +29,7 @@ void wait_for_batch(RunContext* ctx, int rank, int step, int micro) {
   ctx->feed->wait_batch(rank, step, micro);
   if (ctx->measured(step)) ctx->workers[rank].sum.data_wait += now() - start;
   if (ctx->traced(rank, step) && now() > start)
-    ctx->trace.push_back({rank, "compute", "data wait", start, now()});
+    push_step_event(ctx->trace, {rank, "compute", "data wait", start, now()}, step);
 }
 
 void report_grads_ready(RunContext* ctx, int rank, int step) {
@@ -56,8 +56,8 @@ void book_wait(RunContext* ctx, int rank, int step, int peer_step, double start,
   }
   if (ctx->traced(rank, step)) {
     if (straggler > 0)
-      ctx->trace.push_back({rank, "compute", "wait for a slower GPU", start, start + straggler});
-    if (waited > straggler) ctx->trace.push_back({rank, "compute", name, start + straggler, now()});
+      push_step_event(ctx->trace, {rank, "compute", "wait for a slower GPU", start, start + straggler}, step);
+    if (waited > straggler) push_step_event(ctx->trace, {rank, "compute", name, start + straggler, now()}, step);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ddpsim {
 
@@ -30,8 +31,19 @@ std::string SweepProgress::format_duration(double seconds) {
   return buf;
 }
 
+void SweepProgress::set_costs(std::vector<double> costs) {
+  costs_ = std::move(costs);
+  cost_total_ = 0;
+  for (double c : costs_) cost_total_ += std::max(c, 0.0);
+}
+
+double SweepProgress::seconds_left() const {
+  if (costs_.empty() || cost_done_ <= 0) return -1;
+  return elapsed() / cost_done_ * std::max(cost_total_ - cost_done_, 0.0);
+}
+
 std::string SweepProgress::format_bar(size_t done, size_t total, size_t done_this_run,
-                                      double elapsed, int width) {
+                                      double elapsed, int width, double seconds_left) {
   std::string bar = "[";
   const int filled = total ? static_cast<int>(width * done / total) : width;
   for (int i = 0; i < width; ++i) bar += i < filled ? '=' : (i == filled ? '>' : ' ');
@@ -39,8 +51,9 @@ std::string SweepProgress::format_bar(size_t done, size_t total, size_t done_thi
   const double rate = elapsed > 0 ? done_this_run / elapsed : 0;
   char buf[96];
   if (done_this_run > 0) {
+    const double left = seconds_left >= 0 ? seconds_left : (total - done) / rate;
     std::snprintf(buf, sizeof buf, "  %.2f pt/s  elapsed %s  left %s", rate,
-                  format_duration(elapsed).c_str(), format_duration((total - done) / rate).c_str());
+                  format_duration(elapsed).c_str(), format_duration(left).c_str());
   } else {
     std::snprintf(buf, sizeof buf, "  elapsed %s  left ?", format_duration(elapsed).c_str());
   }
@@ -49,21 +62,23 @@ std::string SweepProgress::format_bar(size_t done, size_t total, size_t done_thi
 
 void SweepProgress::draw_bar() {
   std::fprintf(out_, "\r\033[K%s",
-               format_bar(done_, total_, done_this_run_, elapsed(), 30).c_str());
+               format_bar(done_, total_, done_this_run_, elapsed(), 30, seconds_left()).c_str());
   std::fflush(out_);
 }
 
-void SweepProgress::point_done(const std::string& description) {
+void SweepProgress::point_done(const std::string& description, size_t point) {
   ++done_;
   ++done_this_run_;
+  if (point < costs_.size()) cost_done_ += std::max(costs_[point], 0.0);
   if (terminal_) {
     std::fprintf(out_, "\r\033[K%s\n", description.c_str());
     draw_bar();
     return;
   }
   const double rate = done_this_run_ / std::max(elapsed(), 1e-9);
+  const double left = seconds_left();
   std::fprintf(out_, "[%zu/%zu] %s  (%.2f pt/s, left %s)\n", done_, total_, description.c_str(),
-               rate, format_duration((total_ - done_) / rate).c_str());
+               rate, format_duration(left >= 0 ? left : (total_ - done_) / rate).c_str());
   std::fflush(out_);
 }
 

@@ -5,14 +5,19 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "sim/cost/iteration_plan.h"
+#include "sim/cost/resource_estimate.h"
 #include "sim/engine/simulation.h"
+#include "sim/model/model_zoo.h"
 #include "sim/results/result_json.h"
 #include "sim/sweep/process_pool.h"
+#include "sim/sweep/run_progress.h"
 #include "sim/util/input_error.h"
 
 namespace ddpsim {
@@ -28,11 +33,32 @@ SimOptions draw_options() {
 
 }  // namespace
 
-std::vector<SimulationResult> run_scenarios(const std::vector<Scenario>& scenarios, int jobs) {
+double estimated_run_seconds(const Scenario& scenario) {
+  try {
+    Model model;
+    std::string error;
+    if (!build_model(scenario.model, &model, &error)) return 0;
+    return estimate_resources(scenario, build_iteration_plan(scenario, model)).wall_seconds;
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+std::vector<SimulationResult> run_scenarios(const std::vector<Scenario>& scenarios, int jobs,
+                                            const std::string& progress) {
   std::vector<SimulationResult> results(scenarios.size());
+  std::unique_ptr<RunProgress> shown;
+  if (!progress.empty()) {
+    std::vector<double> costs;
+    for (const Scenario& s : scenarios) costs.push_back(estimated_run_seconds(s));
+    shown = std::make_unique<RunProgress>(progress, std::move(costs), stderr_is_terminal(), stderr);
+  }
   if (jobs <= 1 || scenarios.size() <= 1) {
-    for (size_t i = 0; i < scenarios.size(); ++i)
+    for (size_t i = 0; i < scenarios.size(); ++i) {
       results[i] = simulate(scenarios[i], draw_options());
+      if (shown) shown->run_done(i);
+    }
+    if (shown) shown->finish();
     return results;
   }
   namespace fs = std::filesystem;
@@ -58,8 +84,10 @@ std::vector<SimulationResult> run_scenarios(const std::vector<Scenario>& scenari
           failure = outcome.error;
           failure_code = outcome.exit_code;
         }
+        if (shown) shown->run_done(outcome.task);
       },
       [] {});
+  if (shown) shown->finish();
   if (failure.empty()) {
     for (size_t i = 0; i < scenarios.size(); ++i) {
       std::ifstream in(file_of(i));

@@ -6,6 +6,7 @@
 // headline figures only (samples/s, iteration time, exposed communication share).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "sim/results/result.h"
@@ -13,6 +14,13 @@
 
 namespace ddpsim {
 
-std::vector<SimulationResult> run_scenarios(const std::vector<Scenario>& scenarios, int jobs);
+// `progress`: the label of a progress line on stderr (runs done of the total, time left from
+// each run's estimated cost, sim/sweep/run_progress.h); "" for none.
+std::vector<SimulationResult> run_scenarios(const std::vector<Scenario>& scenarios, int jobs,
+                                            const std::string& progress = "");
+
+// One run's estimated wall time (the resource guard's, sim/cost/resource_estimate.h); 0 when
+// the scenario cannot be estimated (its run will say why).
+double estimated_run_seconds(const Scenario& scenario);
 
 }  // namespace ddpsim

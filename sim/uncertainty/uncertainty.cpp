@@ -112,7 +112,7 @@ UncertaintyReport assess_uncertainty(const Scenario& scenario,
         e.row->set(&runs.back(), end);
       }
     }
-  const std::vector<SimulationResult> results = run_scenarios(runs, options.jobs);
+  const std::vector<SimulationResult> results = run_scenarios(runs, options.jobs, options.progress);
   std::vector<double> exposed;
   for (int i = 0; i < options.samples; ++i) {
     report.draw_rates.push_back(results[i].samples_per_second);

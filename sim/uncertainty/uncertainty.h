@@ -36,6 +36,7 @@ struct UncertaintyOptions {
   uint64_t seed = 1;
   int jobs = 1;
   bool influences = true;  // also run the tornado (2 runs per default input)
+  std::string progress;    // label of a progress line on stderr ("" = none)
   // The model error to combine with the draws (estimate_discrepancy for the scenario's class);
   // unknown (no offsets): bands of the draws alone.
   Discrepancy model_error;

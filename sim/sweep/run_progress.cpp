@@ -1,0 +1,80 @@
+#include "sim/sweep/run_progress.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "sim/sweep/progress.h"
+
+namespace ddpsim {
+
+RunProgress::RunProgress(std::string label, std::vector<double> costs, bool terminal,
+                         std::FILE* out)
+    : label_(std::move(label)),
+      costs_(std::move(costs)),
+      finished_(costs_.size(), false),
+      terminal_(terminal),
+      out_(out),
+      started_(std::chrono::steady_clock::now()) {
+  // Unknown costs count as equal shares: the ETA then follows the runs' count.
+  bool known = false;
+  for (double c : costs_) known = known || c > 0;
+  for (double& c : costs_) c = known ? std::max(c, 0.0) : 1.0;
+  for (double c : costs_) cost_total_ += c;
+  if (terminal_ && !costs_.empty()) write(0);
+}
+
+std::string RunProgress::format_line(const std::string& label, size_t done, size_t total,
+                                     double elapsed, double cost_done, double cost_left) {
+  std::string left = "?";
+  if (done >= total)
+    left = "0:00";
+  else if (done > 0 && cost_done > 0)
+    left = SweepProgress::format_duration(elapsed / cost_done * cost_left);
+  return label + ": " + std::to_string(done) + "/" + std::to_string(total) + " runs, elapsed " +
+         SweepProgress::format_duration(elapsed) + ", left " + left;
+}
+
+void RunProgress::write(double elapsed) {
+  const std::string line = format_line(label_, done_, costs_.size(), elapsed, cost_done_,
+                                       cost_total_ - cost_done_);
+  if (terminal_)
+    std::fprintf(out_, "\r\033[K%s", line.c_str());
+  else
+    std::fprintf(out_, "%s\n", line.c_str());
+  std::fflush(out_);
+}
+
+void RunProgress::run_done(size_t index) {
+  run_done(index,
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
+}
+
+void RunProgress::run_done(size_t index, double elapsed) {
+  if (index >= finished_.size() || finished_[index]) return;
+  finished_[index] = true;
+  ++done_;
+  cost_done_ += costs_[index];
+  if (terminal_) {
+    write(elapsed);
+    return;
+  }
+  // Plain lines: one per tenth of the runs (each run when there are at most ten).
+  const size_t tenth = done_ * 10 / costs_.size();
+  if (tenth > last_tenth_ || done_ == costs_.size()) {
+    last_tenth_ = tenth;
+    write(elapsed);
+  }
+}
+
+void RunProgress::finish() {
+  if (terminal_ && !costs_.empty()) {
+    std::fprintf(out_, "\n");
+    std::fflush(out_);
+  }
+}
+
+bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) != 0; }
+
+}  // namespace ddpsim

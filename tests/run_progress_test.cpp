@@ -1,0 +1,77 @@
+// Progress of commands that run many simulations (sim/sweep/run_progress.h): runs done of the
+// total and the time left from the estimated cost of the runs left, not the mean of those done;
+// plain lines when stderr is not a terminal (checked here through a file), one line redrawn in
+// place (\r) on a terminal.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "sim/sweep/run_progress.h"
+
+namespace ddpsim {
+namespace {
+
+std::string contents(std::FILE* f) {
+  std::rewind(f);
+  std::string text;
+  char buf[512];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  return text;
+}
+
+TEST(RunProgress, TimeLeftFollowsTheEstimatedCostOfTheRunsLeft) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  // Three cheap runs done in 3 s; the one left is estimated at 10 times their cost: 30 s left,
+  // where the mean of the runs done would say 1 s.
+  RunProgress p("draws", {1, 1, 1, 10}, false, f);
+  p.run_done(0, 1.0);
+  p.run_done(2, 2.0);
+  p.run_done(1, 3.0);
+  p.run_done(3, 33.0);
+  p.finish();
+  EXPECT_EQ(contents(f),
+            "draws: 1/4 runs, elapsed 0:01, left 0:12\n"
+            "draws: 2/4 runs, elapsed 0:02, left 0:11\n"
+            "draws: 3/4 runs, elapsed 0:03, left 0:10\n"
+            "draws: 4/4 runs, elapsed 0:33, left 0:00\n");
+  std::fclose(f);
+}
+
+TEST(RunProgress, PlainLinesComeOncePerTenthOfTheRuns) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  RunProgress p("validate", std::vector<double>(95, 0.0), false, f);  // unknown costs: equal
+  for (size_t i = 0; i < 95; ++i) p.run_done(i, static_cast<double>(i + 1));
+  p.run_done(7, 99.0);  // a run reported twice counts once
+  p.finish();
+  const std::string text = contents(f);
+  size_t lines = 0;
+  for (char c : text) lines += c == '\n' ? 1 : 0;
+  EXPECT_EQ(lines, 10u) << text;
+  EXPECT_EQ(text.find('\r'), std::string::npos);
+  EXPECT_NE(text.find("validate: 10/95 runs, elapsed 0:10, left 1:25\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("validate: 95/95 runs, elapsed 1:35, left 0:00\n"), std::string::npos)
+      << text;
+  std::fclose(f);
+}
+
+TEST(RunProgress, ATerminalGetsOneLineRedrawnInPlace) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  RunProgress p("compare --uncertainty", {2, 2}, true, f);
+  p.run_done(1, 4.0);
+  p.run_done(0, 8.0);
+  p.finish();
+  EXPECT_EQ(contents(f),
+            "\r\033[Kcompare --uncertainty: 0/2 runs, elapsed 0:00, left ?"
+            "\r\033[Kcompare --uncertainty: 1/2 runs, elapsed 0:04, left 0:04"
+            "\r\033[Kcompare --uncertainty: 2/2 runs, elapsed 0:08, left 0:00\n");
+  std::fclose(f);
+}
+
+}  // namespace
+}  // namespace ddpsim
