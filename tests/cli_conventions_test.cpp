@@ -309,8 +309,7 @@ TEST(GpuNames, AFamilyNameListsItsPresets) {
             std::string::npos)
       << h100.err;
   // One candidate: a guess, said as one.
-  const Exited p100 =
-      ddpsim({"simulate", scenario_file("p100"), "--set", "cluster.gpu=P100"});
+  const Exited p100 = ddpsim({"simulate", scenario_file("p100"), "--set", "cluster.gpu=P100"});
   EXPECT_EQ(p100.exit_code, 2);
   EXPECT_NE(p100.err.find("did you mean p100-sxm2-16gb?"), std::string::npos) << p100.err;
 }

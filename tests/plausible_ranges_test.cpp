@@ -55,8 +55,9 @@ bool has(const std::string& text, const std::string& part) {
 
 TEST(PlausibleRanges, ANicInBytesSaysBitsAndBytesAndTheLikelySlip) {
   const std::string w = only_warning({"cluster.nic.bandwidth=400GB/s"});
-  EXPECT_TRUE(has(w, "cluster.nic.bandwidth 400GB/s is 400 GB/s = 3,200 Gb/s per NIC and "
-                     "direction, above the plausible"))
+  EXPECT_TRUE(has(w,
+                  "cluster.nic.bandwidth 400GB/s is 400 GB/s = 3,200 Gb/s per NIC and "
+                  "direction, above the plausible"))
       << w;
   EXPECT_TRUE(has(w, "100 GB/s = 800 Gb/s")) << w;
   EXPECT_TRUE(has(w, "did you mean 400Gbps (bits per second)?")) << w;
@@ -67,8 +68,8 @@ TEST(PlausibleRanges, ANicInBytesSaysBitsAndBytesAndTheLikelySlip) {
 
 TEST(PlausibleRanges, DatasheetNotationsParseToTheSameRate) {
   for (const char* text : {"400Gbps", "400Gb/s", "400 Gb/s", "400Gbit/s", "50GB/s"}) {
-    const Scenario s =
-        parse_scenario_text(kBase, "plausible.yaml", {std::string("cluster.nic.bandwidth=") + text});
+    const Scenario s = parse_scenario_text(kBase, "plausible.yaml",
+                                           {std::string("cluster.nic.bandwidth=") + text});
     EXPECT_DOUBLE_EQ(s.cluster.nic.bandwidth, 50e9) << text;
   }
 }

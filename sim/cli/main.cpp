@@ -90,10 +90,9 @@ std::string option_hint(int argc, char** argv, CLI::App* sub) {
       if (next.size() > 1 && next[0] == '-' &&
           (std::find(names.begin(), names.end(), next_name) != names.end() ||
            (next.size() == 2 && sub->get_option_no_throw(next) != nullptr))) {
-        const std::string what = arg == "--fit-platform"
-                                     ? "nccl-tests all_reduce logs (LOG or "
-                                       "LOG@NODESxGPUS_PER_NODE)"
-                                     : "its value";
+        const std::string what = arg == "--fit-platform" ? "nccl-tests all_reduce logs (LOG or "
+                                                           "LOG@NODESxGPUS_PER_NODE)"
+                                                         : "its value";
         return arg + " expects " + what + " right after it, but the option '" + next +
                "' follows (see ddpsim " + command + " --help)";
       }

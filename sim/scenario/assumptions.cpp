@@ -297,7 +297,8 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "NCCL kernels take SMs and HBM from compute they overlap: 18.9 % slower on average, 40 % "
        "at most (Lee et al., arXiv 2507.03114, 2025; draws are triangular with that mean and "
        "maximum); the default assumes none",
-       "overlap: run `ddpsim calibrate --model NAME` with its overlap measurement (profile overlap section) "
+       "overlap: run `ddpsim calibrate --model NAME` with its overlap measurement (profile overlap "
+       "section) "
        "and use compute.mode: profile",
        nullptr,
        /*mode: the draws' mean is the source's 1.189 on [1.0, 1.4]*/ 3 * 0.189 / 0.4 - 1},
