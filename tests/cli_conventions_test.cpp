@@ -221,6 +221,99 @@ TEST(TrainingNames, PyTorchDtypesAndAdamWAreAliases) {
       << bad.err;
 }
 
+// An unknown optimizer names every spelling the loader takes, adamw included (issue 35).
+TEST(TrainingNames, TheUnknownOptimizerErrorListsAdamW) {
+  const Exited bad =
+      ddpsim({"simulate", scenario_file("optimizer"), "--set", "training.optimizer=lion"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("unknown value 'lion'; allowed: sgd, momentum, adam (also adamw)"),
+            std::string::npos)
+      << bad.err;
+}
+
+// ------------------------------------------------------------------ one vocabulary (issue 35)
+
+// Every sharding name the scenario accepts, compare --strategies accepts, for the same cell.
+TEST(OneVocabulary, CompareTakesTheScenariosShardingNames) {
+  const std::string s = scenario_file("vocabulary");
+  const Exited fsdp = ddpsim({"compare", s, "--strategies", "full_shard,zero3,no_shard,ddp"});
+  ASSERT_EQ(fsdp.exit_code, 0) << fsdp.err;
+  // The row: model, NIC, then four cells; full_shard's equals zero3's, no_shard's ddp's.
+  const std::regex row(R"(\n(\S+)\s+scenario\s+(\S+ \S+ \S+ \S+)\*?\s+(\S+ \S+ \S+ \S+)\*?\s+)"
+                       R"((\S+ \S+ \S+ \S+)\*?\s+(\S+ \S+ \S+ \S+)\*?)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(fsdp.out, m, row)) << fsdp.out;
+  EXPECT_EQ(m[2].str(), m[3].str()) << fsdp.out;
+  EXPECT_EQ(m[4].str(), m[5].str()) << fsdp.out;
+  EXPECT_NE(m[2].str(), m[4].str()) << fsdp.out;
+  // A misspelt strategy: the nearest name, not the whole grammar.
+  const Exited typo = ddpsim({"compare", s, "--strategies", "full-shard"});
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_NE(typo.err.find("unknown strategy 'full-shard'; did you mean 'full_shard'?"),
+            std::string::npos)
+      << typo.err;
+  EXPECT_LT(typo.err.size(), 400u) << typo.err;
+}
+
+TEST(ForgivingCli, AMisspeltOptionGetsTheNearestOne) {
+  const Exited typo = ddpsim({"simulate", scenario_file("typo"), "--uncertanity"});
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_EQ(typo.err,
+            "error: unknown option '--uncertanity' for ddpsim simulate; did you mean "
+            "--uncertainty? (see ddpsim simulate --help)\n");
+  const Exited far = ddpsim({"sweep", scenario_file("typo"), "--frobnicate"});
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_EQ(far.err.find("did you mean"), std::string::npos) << far.err;
+}
+
+TEST(ForgivingCli, SetWithASpaceIsAnsweredWithTheEqualsForm) {
+  const std::string s = scenario_file("set-space");
+  const Exited spaced = ddpsim({"simulate", s, "--set", "cluster.nodes", "2"});
+  EXPECT_EQ(spaced.exit_code, 2);
+  EXPECT_EQ(spaced.err,
+            "error: --set takes key=value as one word: did you mean --set cluster.nodes=2?\n");
+  // Before the scenario too; and with no value at all, the override says what it needs.
+  const Exited before = ddpsim({"simulate", "--set", "cluster.nodes", "2", s});
+  EXPECT_NE(before.err.find("did you mean --set cluster.nodes=2?"), std::string::npos)
+      << before.err;
+  const Exited bare = ddpsim({"simulate", "--set", "cluster.nodes", s});
+  EXPECT_EQ(bare.exit_code, 2);
+  EXPECT_NE(bare.err.find("did you mean --set cluster.nodes=VALUE?"), std::string::npos)
+      << bare.err;
+}
+
+// `--fit-platform -o x` made "-o" a log and then said "--output is required" (issue 35).
+TEST(ForgivingCli, AMissingValueIsNamedNotTheOptionAfterIt) {
+  const Exited fit = ddpsim({"calibrate", "--fit-platform", "-o", "platform.yaml"});
+  EXPECT_EQ(fit.exit_code, 2);
+  EXPECT_EQ(fit.err,
+            "error: --fit-platform expects nccl-tests all_reduce logs (LOG or "
+            "LOG@NODESxGPUS_PER_NODE) right after it, but the option '-o' follows (see ddpsim "
+            "calibrate --help)\n");
+  // A negative number is a value, not an option.
+  EXPECT_EQ(ddpsim({"simulate", scenario_file("wall"), "--max-wall", "-1"}).err.find("follows"),
+            std::string::npos);
+}
+
+TEST(ForgivingCli, ABadNicIsBlamedOnNicNotOnSet) {
+  const Exited bad = ddpsim({"compare", scenario_file("nic"), "--nic", "10Gbps,25GBps"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err.rfind("error: <--nic 25GBps>: unknown unit 'GBps'", 0), 0u) << bad.err;
+  EXPECT_EQ(bad.err.find("--set"), std::string::npos) << bad.err;
+}
+
+TEST(GpuNames, AFamilyNameListsItsPresets) {
+  const Exited h100 = ddpsim({"simulate", scenario_file("h100"), "--set", "cluster.gpu=H100"});
+  EXPECT_EQ(h100.exit_code, 2);
+  EXPECT_NE(h100.err.find("'H100' names more than one GPU preset: h100-sxm-80gb, h100-pcie-80gb"),
+            std::string::npos)
+      << h100.err;
+  // One candidate: a guess, said as one.
+  const Exited p100 = ddpsim({"simulate", scenario_file("p100"), "--set", "cluster.gpu=P100"});
+  EXPECT_EQ(p100.exit_code, 2);
+  EXPECT_NE(p100.err.find("did you mean p100-sxm2-16gb?"), std::string::npos) << p100.err;
+}
+
 // ------------------------------------------------------------------ tabs
 
 TEST(Tabs, ATabInTheIndentationIsNamedAtItsLine) {

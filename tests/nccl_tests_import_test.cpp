@@ -483,6 +483,11 @@ TEST(CalibrateCommand, WithoutTheHarnessBinaryExitsThreeSayingItWasNotBuilt) {
   EXPECT_NE(r.output.find("calibrate was not built: CUDA toolkit not found at configure time"),
             std::string::npos)
       << r.output;
+  // How to get it, and what runs without it (issue 35).
+  EXPECT_NE(r.output.find("cmake --build build --target ddpsim-calibrate"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("ddpsim calibrate --import-torch-trace TRACE"), std::string::npos)
+      << r.output;
   fs::remove_all(dir);
 }
 

@@ -10,7 +10,9 @@ A fenced block preceded by a marker line is checked (or, with --update, rewritte
 Each command runs with bash in one scratch folder shared by every block, in file order (a
 block may read what an earlier one wrote under out/). The folder links the repository's
 scenarios/, calibrate/, tests/, docs/ and reports/, so paths print exactly as the page shows
-them; `ddpsim` and `build/sim/ddpsim` are the binary given with --ddpsim and `python3` is
+them; `build/sim/ddpsim` is the binary given with --ddpsim. README.md's commands run as written,
+with the caller's PATH, as a new user runs them after `.ci/setup` (which puts nothing on PATH: a
+bare `ddpsim` there fails the check); in docs/ pages `ddpsim` is that binary too and `python3` is
 --python. Only what must differ between builds is normalised: the source commit
 (`commit <40 hex>[-dirty]`). Output is the command's stdout, trailing blanks dropped.
 
@@ -119,9 +121,10 @@ def has_torch(python):
     return r.returncode == 0
 
 
-def run(command, root, timeout):
+def run(command, root, timeout, as_written=False):
     env = dict(os.environ)
-    env['PATH'] = f'{root / "bin"}:{env.get("PATH", "")}'
+    if not as_written:
+        env['PATH'] = f'{root / "bin"}:{env.get("PATH", "")}'
     r = subprocess.run(['bash', '-o', 'pipefail', '-c', command], cwd=root, env=env,
                        capture_output=True, text=True, timeout=timeout)
     return r
@@ -161,7 +164,8 @@ def main():
                     continue
                 body = []
                 for shown, command, expected in steps:
-                    r = run(command, root, args.timeout)
+                    r = run(command, root, args.timeout, as_written=page.name == 'README.md'
+                            and page.parent == SOURCE)
                     actual = r.stdout.rstrip('\n').split('\n') if r.stdout else []
                     if r.returncode != 0:
                         failures.append(f'{block.where()}: `{command}` exited {r.returncode}:\n'

@@ -843,7 +843,8 @@ const std::vector<BadScenario>& bad_scenarios() {
        "negative"},
       {"latency_not_finite", 8, 48, "cluster.nic.latency: '.nan' is not a finite number"},
       {"unknown_gpu_preset", 5, 8,
-       "cluster.gpu: unknown GPU preset 'v100'; presets: k80, p100-sxm2-16gb, v100-sxm2-16gb"},
+       "cluster.gpu: 'v100' names more than one GPU preset: v100-sxm2-16gb, v100-sxm2-32gb; write "
+       "one of them"},
       {"custom_gpu_missing_fp32", 5, 3,
        "missing required key 'fp32' in cluster.gpu (a GPU without a preset needs fp32, memory "
        "and hbm_bandwidth)"},

@@ -22,6 +22,48 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+
+def _interpreter_with_torch():
+    """This interpreter when it can import torch; else re-executes the script under one that can
+    ($DDPSIM_TORCH_PYTHONS, ':'-separated, or /usr/bin/python3 and every python3 on PATH), saying
+    so in one line; else one line naming this interpreter and how to get one, and exit 2. The
+    first python3 on PATH is often a pyenv or venv interpreter without torch."""
+    try:
+        import torch  # noqa: F401
+        return
+    except ModuleNotFoundError as e:
+        if e.name != "torch":
+            raise
+    import subprocess
+    me = os.path.realpath(sys.executable)
+    listed = os.environ.get("DDPSIM_TORCH_PYTHONS")
+    if listed is not None:
+        candidates = [c for c in listed.split(":") if c]
+    else:
+        candidates = ["/usr/bin/python3"] + [os.path.join(d, "python3") for d in
+                                             os.environ.get("PATH", "").split(os.pathsep) if d]
+        candidates = [c for c in candidates if os.path.realpath(c) != me]
+    version = "Python %d.%d.%d" % sys.version_info[:3]
+    script = os.path.relpath(os.path.abspath(__file__))
+    if not os.environ.get("DDPSIM_TORCH_REEXEC"):
+        for c in dict.fromkeys(candidates):
+            if not os.access(c, os.X_OK):
+                continue
+            if subprocess.run([c, "-c", "import torch"], capture_output=True).returncode == 0:
+                sys.stderr.write("note: %s (%s) has no torch; running with %s, which has it\n"
+                                 % (sys.executable, version, c))
+                sys.stderr.flush()
+                os.environ["DDPSIM_TORCH_REEXEC"] = "1"
+                os.execv(c, [c, os.path.abspath(__file__)] + sys.argv[1:])
+    sys.stderr.write("error: %s (%s) cannot import torch, and no other python3 found can: "
+                     "install PyTorch for it (pip install torch; Debian: apt install "
+                     "python3-torch, then /usr/bin/python3 %s ...)\n"
+                     % (sys.executable, version, script))
+    sys.exit(2)
+
+
+_interpreter_with_torch()
+
 import ddpsim_yaml  # noqa: E402
 import export  # noqa: E402
 

@@ -145,7 +145,8 @@ int import_torch_trace() {
     o.optimizer = enum_from_name<Optimizer>(opts.optimizer);
     if (!o.optimizer)
       throw InputError(kCommandLine, "--optimizer: unknown optimizer '" + opts.optimizer +
-                                         "'; allowed: " + enum_choices<Optimizer>());
+                                         "'; allowed: " + enum_choices<Optimizer>() +
+                                         enum_alias_note<Optimizer>());
   }
   o.warmup_steps = opts.warmup_steps;
   const TorchTraceImport imported = import_torch_trace(opts.import_trace, o);
@@ -287,9 +288,15 @@ int run_harness() {
   } else {
     harness = executable_directory() + "/ddpsim-calibrate";
     if (::access(harness.c_str(), X_OK) != 0) {
+      // Say how to get it, and what works without it (docs/installing.md, docs/calibration.md).
       std::fprintf(stderr,
                    "calibrate was not built: CUDA toolkit not found at configure time\n"
-                   "(expected %s; or set DDPSIM_CALIBRATE to the harness binary)\n",
+                   "(expected %s; or set DDPSIM_CALIBRATE to the harness binary)\n"
+                   "to build it: on a machine with the CUDA toolkit, NCCL and CUPTI (nvcc on PATH "
+                   "or under /usr/local/cuda), cmake -S . -B build && cmake --build build "
+                   "--target ddpsim-calibrate\n"
+                   "without a GPU: ddpsim calibrate --import-torch-trace TRACE (a torch.profiler "
+                   "trace) or --import-nccl-tests LOG (an nccl-tests log)\n",
                    harness.c_str());
       return kExitNoGpu;
     }
@@ -361,9 +368,10 @@ const bool registered = register_command({
                       "--import-torch-trace: the model file exported for the traced model (layer "
                       "kinds, FLOPs, parameters)")
           ->needs(trace);
-      app->add_option("--optimizer", opts.optimizer,
-                      "--import-torch-trace: what the trace's optimizer is: sgd, momentum, adam "
-                      "(default: SGD is momentum, Adam/AdamW adam)")
+      app->add_option(
+             "--optimizer", opts.optimizer,
+             "--import-torch-trace: what the trace's optimizer is: sgd, momentum, adam, adamw "
+             "(default: SGD is momentum, Adam/AdamW adam)")
           ->needs(trace);
       app->add_option("--warmup-steps", opts.warmup_steps,
                       "--import-torch-trace: steps to leave out (default: the first when there "

@@ -47,6 +47,7 @@
 #include "sim/validation/mechanism_class.h"
 #include "sim/validation/residual_file.h"
 #include "sim/util/atomic_file.h"
+#include "sim/util/closest_name.h"
 #include "sim/util/input_error.h"
 #include "sim/util/output_folder.h"
 #include "sim/util/units.h"
@@ -114,11 +115,13 @@ std::vector<std::string> strategy_overrides(const std::string& token) {
           parts[i].find_first_not_of("0123456789") != std::string::npos)
         bad("'" + parts[j] + "' and '" + parts[i] + "' are both a " + slot(parts[i]) +
             "; give one");
-  const bool ddp = parts[0] == "ddp";
-  if (ddp || (enum_from_name<Sharding>(parts[0]) && parts[0] != "none")) {
-    std::vector<std::string> set = {"sync.strategy=allreduce",
-                                    "sync.sharding=" + (ddp ? std::string("none") : parts[0]),
-                                    "sync.schedule=fifo"};
+  // The scenario's own names work here too: FSDP's full_shard, hybrid_shard, no_shard (= ddp).
+  const std::optional<Sharding> sharded = enum_from_name<Sharding>(parts[0]);
+  const bool ddp = parts[0] == "ddp" || (sharded == Sharding::kNone && parts[0] != "none");
+  if (ddp || (sharded && parts[0] != "none")) {
+    std::vector<std::string> set = {
+        "sync.strategy=allreduce",
+        "sync.sharding=" + std::string(ddp ? "none" : enum_name(*sharded)), "sync.schedule=fifo"};
     for (size_t i = 1; i < parts.size(); ++i) {
       if (parts[i] == "ckpt")
         set.push_back("training.activation_checkpointing=true");
@@ -131,6 +134,9 @@ std::vector<std::string> strategy_overrides(const std::string& token) {
   }
   if (enum_from_name<AllReduceAlgorithm>(parts[0]) && parts.size() == 1)
     return {"sync.strategy=allreduce", "sync.algorithm=" + parts[0]};
+  // sync.strategy's names alone: the scenario's own algorithm, servers or period.
+  if (enum_from_name<SyncStrategy>(parts[0]) && parts.size() == 1)
+    return {"sync.strategy=" + parts[0]};
   // Horovod's defaults since 0.21 (horovod/common/operations.cc): 128 MiB buffers, 1 ms cycle.
   if (parts[0] == "horovod" && parts.size() == 1)
     return {"sync.strategy=allreduce", "sync.algorithm=ring", "sync.schedule=fifo",
@@ -170,8 +176,22 @@ std::vector<std::string> strategy_overrides(const std::string& token) {
     }
     return set;
   }
-  bad("unknown strategy");
-  return {};
+  // A misspelt name gets the nearest one and the names, not the whole grammar (see --help).
+  std::vector<std::string> names = {"horovod", "priority", "byteps",   "local-sgd",
+                                    "ps",      "ddp",      "sharding", "allreduce"};
+  for (const auto& e : enum_table<AllReduceAlgorithm>()) names.push_back(e.name);
+  for (const auto& e : enum_table<Sharding>())
+    if (e.value != Sharding::kNone) names.push_back(e.name);
+  for (const auto& e : enum_aliases<Sharding>()) names.push_back(e.name);
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  const auto closest = closest_name(parts[0], names);
+  throw InputError({"<--strategies " + token + ">", 0, 0},
+                   "unknown strategy '" + token + "'" +
+                       (closest ? "; did you mean '" + *closest + "'?" : std::string()) +
+                       " Strategies: " + list +
+                       " (options such as ps:K, zero3:ckpt: see "
+                       "ddpsim compare --help)");
 }
 
 // Refuses, before anything runs, a cell this machine cannot simulate within an hour (the guard
@@ -221,6 +241,13 @@ int run() {
       opts.models.empty() ? std::vector<std::string>{base.model.name} : opts.models;
   const std::vector<std::string> nics =
       opts.nics.empty() ? std::vector<std::string>{""} : opts.nics;
+  // A bad NIC speed is the --nic option's, not a --set the user never typed.
+  for (const std::string& nic : opts.nics) {
+    const units::Parsed parsed = units::parse(nic, units::Kind::kBandwidth);
+    if (!parsed.value) throw InputError({"<--nic " + nic + ">", 0, 0}, parsed.error);
+    if (*parsed.value <= 0)
+      throw InputError({"<--nic " + nic + ">", 0, 0}, "a NIC bandwidth must be above zero");
+  }
   // "sharding" stands for every sharding strategy.
   std::vector<std::string> strategies;
   for (const std::string& token : opts.strategies) {

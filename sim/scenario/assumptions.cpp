@@ -262,8 +262,8 @@ const std::vector<AssumptionRow>& assumption_rows() {
        {"compute.efficiency"},
        "achieved share of dense peak in training: 30-60 % (Narayanan et al. SC21, Megatron-LM: "
        "44-52 % on A100; Chowdhery et al. 2022, PaLM: 46 % MFU)",
-       "compute: time one GPU with `ddpsim-calibrate` or a torch.profiler trace (`ddpsim calibrate "
-       "--torch-trace`) and use compute.mode: profile"},
+       "compute: time one GPU with `ddpsim calibrate --model NAME` or a torch.profiler trace "
+       "(`ddpsim calibrate --import-torch-trace`) and use compute.mode: profile"},
       {"compute.memory_efficiency",
        "roofline memory efficiency",
        "",
@@ -278,8 +278,8 @@ const std::vector<AssumptionRow>& assumption_rows() {
        {"compute.memory_efficiency"},
        "share of HBM bandwidth streaming kernels reach: BabelStream ~90 % on A100/H100 (Deakin et "
        "al.), framework element-wise kernels 60-85 %",
-       "compute: time one GPU with `ddpsim-calibrate` (its d2d ceiling) and use compute.mode: "
-       "profile"},
+       "compute: time one GPU with `ddpsim calibrate --model NAME` (its d2d ceiling) and use "
+       "compute.mode: profile"},
       {"compute.overlap_slowdown",
        "compute slowdown beside NCCL",
        "x",
@@ -297,7 +297,8 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "NCCL kernels take SMs and HBM from compute they overlap: 18.9 % slower on average, 40 % "
        "at most (Lee et al., arXiv 2507.03114, 2025; draws are triangular with that mean and "
        "maximum); the default assumes none",
-       "overlap: run `ddpsim-calibrate` with its overlap measurement (profile overlap section) "
+       "overlap: run `ddpsim calibrate --model NAME` with its overlap measurement (profile overlap "
+       "section) "
        "and use compute.mode: profile",
        nullptr,
        /*mode: the draws' mean is the source's 1.189 on [1.0, 1.4]*/ 3 * 0.189 / 0.4 - 1},
@@ -340,7 +341,8 @@ const std::vector<AssumptionRow>& assumption_rows() {
        {},
        "a profile measured on a sibling device (H200 for H100: same SMs, 1.43x the HBM bandwidth, "
        "NVIDIA datasheets) moves memory-bound layers up to 1.4x; other generations: measure",
-       "compute: profile the scenario's own GPU and precision with `ddpsim-calibrate`"},
+       "compute: profile the scenario's own GPU and precision with `ddpsim calibrate --model "
+       "NAME`"},
       {"compute.framework_overhead",
        "data-parallel framework overhead",
        "x",

@@ -85,6 +85,17 @@ const std::vector<NamedValue<Optimizer>>& enum_aliases<Optimizer>() {
   return t;
 }
 
+// PyTorch FSDP's ShardingStrategy names (torch/distributed/fsdp/api.py): FULL_SHARD shards
+// parameters, gradients and optimizer state (ZeRO-3), HYBRID_SHARD does so inside a node and
+// replicates across nodes, NO_SHARD is DDP. One table for the scenario and `compare --strategies`.
+template <>
+const std::vector<NamedValue<Sharding>>& enum_aliases<Sharding>() {
+  static const std::vector<NamedValue<Sharding>> t = {{Sharding::kZero3, "full_shard"},
+                                                      {Sharding::kHybrid, "hybrid_shard"},
+                                                      {Sharding::kNone, "no_shard"}};
+  return t;
+}
+
 template <>
 const std::vector<NamedValue<SyncStrategy>>& enum_table<SyncStrategy>() {
   static const std::vector<NamedValue<SyncStrategy>> t = {{SyncStrategy::kAllReduce, "allreduce"},

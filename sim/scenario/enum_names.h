@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "sim/scenario/scenario.h"
@@ -33,6 +34,8 @@ template <>
 const std::vector<NamedValue<Precision>>& enum_aliases<Precision>();
 template <>
 const std::vector<NamedValue<Optimizer>>& enum_aliases<Optimizer>();
+template <>
+const std::vector<NamedValue<Sharding>>& enum_aliases<Sharding>();
 
 template <class E>
 const char* enum_name(E value) {
@@ -128,5 +131,16 @@ template <>
 const std::vector<NamedValue<DecodeKind>>& enum_table<DecodeKind>();
 template <>
 const std::vector<NamedValue<StragglerKind>>& enum_table<StragglerKind>();
+
+// " (also adamw)": an optimizer the loader takes under its own name, for the unknown-value
+// message. Precision's aliases are only other spellings of the names listed (bfloat16 = bf16).
+template <class E>
+std::string enum_alias_note() {
+  if constexpr (!std::is_same_v<E, Optimizer>) return "";
+  std::string out;
+  for (const auto& entry : enum_aliases<E>())
+    out += (out.empty() ? "" : ", ") + std::string(entry.name);
+  return out.empty() ? out : " (also " + out + ")";
+}
 
 }  // namespace ddpsim

@@ -64,4 +64,26 @@ const GpuPreset* find_gpu_preset_or_alias(std::string_view name) {
   return nullptr;
 }
 
+std::vector<std::string> gpu_preset_candidates(std::string_view name) {
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : normalized_gpu_name(name) + " ") {
+    if (c == ' ' || c == '-' || c == '_') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  std::vector<std::string> keys;
+  if (words.empty()) return keys;
+  for (const GpuPreset& p : gpu_presets()) {
+    const std::string key = normalized_gpu_name(p.key);
+    bool all = true;
+    for (const std::string& w : words) all = all && key.find(w) != std::string::npos;
+    if (all) keys.push_back(p.key);
+  }
+  return keys;
+}
+
 }  // namespace ddpsim

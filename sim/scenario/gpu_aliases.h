@@ -29,4 +29,8 @@ std::string normalized_gpu_name(std::string_view name);
 // none.
 const GpuPreset* find_gpu_preset_or_alias(std::string_view name);
 
+// The preset keys a partial name may mean (`H100`: h100-sxm-80gb and h100-pcie-80gb): those
+// containing every word of the name; for a message that lists them, never to pick one.
+std::vector<std::string> gpu_preset_candidates(std::string_view name);
+
 }  // namespace ddpsim

@@ -24,7 +24,8 @@ Override parse_override(const std::string& text) {
   }
   if (equals == std::string::npos) {
     throw InputError(override_location(text),
-                     "expected key.path=value (e.g. cluster.nodes=8), got '" + text + "'");
+                     "expected key.path=value (e.g. cluster.nodes=8), got '" + text +
+                         "'; did you mean --set " + text + "=VALUE?");
   }
   Override result;
   result.dotted = text.substr(0, equals);

@@ -18,6 +18,15 @@ const GpuPreset& require_preset(const YamlValue& value) {
   std::string key = as_string(value);
   const GpuPreset* preset = find_gpu_preset_or_alias(key);
   if (preset == nullptr) {
+    const std::vector<std::string> candidates = gpu_preset_candidates(key);
+    if (!candidates.empty()) {
+      std::string list;
+      for (const std::string& c : candidates) list += (list.empty() ? "" : ", ") + c;
+      fail(value, "'" + key + "' " +
+                      (candidates.size() > 1
+                           ? "names more than one GPU preset: " + list + "; write one of them"
+                           : "is not a preset name: did you mean " + list + "?"));
+    }
     fail(value, "unknown GPU preset '" + key + "'; presets: " + gpu_preset_names() +
                     ", or a name as nvidia-smi prints it for one of them (docs/cli.md lists "
                     "them; or give the fields: {fp32: 19.5TFLOPS, memory: 40GiB, hbm_bandwidth: "

@@ -10,6 +10,7 @@
 #include "sim/profile/profile_yaml.h"
 #include "sim/scenario/assumptions.h"
 #include "sim/scenario/overrides.h"
+#include "sim/scenario/plausible_ranges.h"
 #include "sim/scenario/scenario_sections.h"
 #include "sim/util/input_file.h"
 #include "sim/util/utf8.h"
@@ -177,6 +178,7 @@ Scenario parse_scenario_text(const std::string& yaml_text, const std::string& fi
   parse_stragglers(section("stragglers"), &context, &s);
   parse_simulation(section("simulation"), &context, &s);
   require_nic_where_used(top, s);
+  note_implausible_values(root, &s);
   if (auto v = top.get("assumed")) s.assumed = assumed_keys(*v);
   for (const std::string& path : context.stated_paths()) s.stated.insert(path);
   return s;

@@ -121,7 +121,7 @@ template <class E>
 E as_enum(const YamlValue& value) {
   std::string text = scalar_text(value, "one of: " + enum_choices<E>());
   if (auto e = enum_from_name<E>(text)) return *e;
-  fail(value, "unknown value '" + text + "'; allowed: " + enum_choices<E>());
+  fail(value, "unknown value '" + text + "'; allowed: " + enum_choices<E>() + enum_alias_note<E>());
 }
 
 }  // namespace ddpsim

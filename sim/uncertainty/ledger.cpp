@@ -75,7 +75,7 @@ bool from_profile(const Scenario& s, const AssumptionRow& row, LedgerEntry* e) {
   e->file = s.compute.profile;
   e->device = profile.device.name;
   e->date = profile.device.date;
-  e->why = "measured beside a collective by ddpsim-calibrate";
+  e->why = "measured beside a collective by the `ddpsim calibrate --model` harness";
   e->value = profile.overlap->slowdown();
   return true;
 }

@@ -126,22 +126,73 @@ std::string allowed_sentence(Kind kind) {
   return std::string(kind_name(kind)) + " takes one of: " + allowed_units(kind);
 }
 
-// Explains why `suffix` is not a unit of `kind`, with the closest thing the user may have meant.
+// Other spellings of the bit rates, as datasheets and the README's prose write them ("400 Gb/s",
+// "100 Gbit/s"); they parse as the unit they spell, and error messages list only the canonical one.
+const std::vector<Unit>& aliases_of(Kind kind) {
+  static const std::vector<Unit> none;
+  static const std::vector<Unit> bandwidth = {
+      {"b/s", 1.0 / 8},    {"Kb/s", 1e3 / 8},    {"Mb/s", 1e6 / 8},   {"Gb/s", 1e9 / 8},
+      {"Tb/s", 1e12 / 8},  {"bit/s", 1.0 / 8},   {"Kbit/s", 1e3 / 8}, {"Mbit/s", 1e6 / 8},
+      {"Gbit/s", 1e9 / 8}, {"Tbit/s", 1e12 / 8}, {"kb/s", 1e3 / 8},   {"kbit/s", 1e3 / 8}};
+  return kind == Kind::kBandwidth ? bandwidth : none;
+}
+
+// A unit folded to what a slip keeps: case, '/', "bit" for "b" and "ps" for "/s" are lost, so
+// "GBps", "gb/s", "Gbps" and "GB/s" all fold to "gbs".
+std::string folded(std::string_view unit) {
+  std::string out;
+  for (char c : unit) {
+    if (c != '/') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  for (size_t at; (at = out.find("bit")) != std::string::npos;) out.replace(at, 3, "b");
+  if (out.size() >= 3 && out.compare(out.size() - 2, 2, "ps") == 0)
+    out.replace(out.size() - 2, 2, "s");
+  return out;
+}
+
+// What a bandwidth unit means in words, so a hint between bits and bytes is never a guess:
+// "GB/s" -> "gigabytes per second", "Gbps" -> "gigabits per second".
+std::string meaning(const Unit& u, Kind kind) {
+  if (kind != Kind::kBandwidth) return "";
+  const std::string s = u.suffix;
+  const bool bits = s.find("bps") != std::string::npos;
+  const bool binary = s.find("iB") != std::string::npos;
+  std::string prefix;
+  switch (s.empty() ? 'B' : s[0]) {
+    case 'K':
+      prefix = binary ? "kibi" : "kilo";
+      break;
+    case 'M':
+      prefix = binary ? "mebi" : "mega";
+      break;
+    case 'G':
+      prefix = binary ? "gibi" : "giga";
+      break;
+    case 'T':
+      prefix = binary ? "tebi" : "tera";
+      break;
+    default:
+      break;
+  }
+  return " (" + prefix + (bits ? "bits" : "bytes") + " per second)";
+}
+
+// Explains why `suffix` is not a unit of `kind`, with every near unit the user may have meant and
+// what each means: `50GBps` may be 50 GB/s (bytes) or 50 Gbps (bits), 8x apart.
 std::string diagnose_unit(std::string_view text, std::string_view suffix, Kind kind) {
   std::string head = fmt::format("unknown unit '{}' in '{}'", suffix, text);
-  // "Gb/s" is the usual way to write bits per second; ddpsim spells it Gbps.
-  if (kind == Kind::kBandwidth && suffix.size() >= 3 && suffix.substr(suffix.size() - 3) == "b/s") {
-    std::string prefix(suffix.substr(0, suffix.size() - 3));
-    return fmt::format(
-        "{} (units are case-sensitive: did you mean '{}bps' (bits per second) or "
-        "'{}B/s' (bytes per second)?); {}",
-        head, prefix, prefix, allowed_sentence(kind));
-  }
+  std::vector<const Unit*> near;
   for (const Unit& u : units_of(kind)) {
-    if (equals_ignoring_case(suffix, u.suffix)) {
-      return fmt::format("{} (units are case-sensitive: did you mean '{}'?); {}", head, u.suffix,
-                         allowed_sentence(kind));
+    if (folded(suffix) == folded(u.suffix)) near.push_back(&u);
+  }
+  if (!near.empty()) {
+    std::string options;
+    for (size_t i = 0; i < near.size(); ++i) {
+      if (i > 0) options += i + 1 == near.size() ? " or " : ", ";
+      options += fmt::format("'{}'{}", near[i]->suffix, meaning(*near[i], kind));
     }
+    return fmt::format("{} (units are case-sensitive: did you mean {}?); {}", head, options,
+                       allowed_sentence(kind));
   }
   for (Kind other : {Kind::kBytes, Kind::kBandwidth, Kind::kDuration, Kind::kFlopRate}) {
     if (other == kind) continue;
@@ -210,11 +261,13 @@ Parsed parse(std::string_view text, Kind kind, bool allow_bare) {
     return failure(fmt::format("missing unit in '{}': expected {} such as {}; {}", text,
                                kind_name(kind), example(kind), allowed_sentence(kind)));
   }
-  for (const Unit& u : units_of(kind)) {
-    if (suffix == u.suffix) {
-      double result = value * u.factor;
-      if (!std::isfinite(result)) return failure(fmt::format("'{}' is out of range", text));
-      return Parsed{result, {}};
+  for (const auto* list : {&units_of(kind), &aliases_of(kind)}) {
+    for (const Unit& u : *list) {
+      if (suffix == u.suffix) {
+        double result = value * u.factor;
+        if (!std::isfinite(result)) return failure(fmt::format("'{}' is out of range", text));
+        return Parsed{result, {}};
+      }
     }
   }
   return failure(diagnose_unit(text, suffix, kind));

@@ -2,12 +2,13 @@
 //
 // Sizes:      B, KB, MB, GB, TB (powers of 1000) and KiB, MiB, GiB, TiB (powers of 1024).
 // Bandwidth:  B/s, KB/s, MB/s, GB/s, TB/s, KiB/s .. GiB/s (bytes per second) and
-//             bps, Kbps, Mbps, Gbps, Tbps (bits per second). Returned in bytes per second.
+//             bps, Kbps, Mbps, Gbps, Tbps (bits per second; also written Gb/s or Gbit/s).
+//             Returned in bytes per second. A space may separate number and unit ("400 Gb/s").
 // Duration:   ns, us, ms, s, min. Returned in seconds.
 // Rate:       FLOPS, GFLOPS, TFLOPS, PFLOPS. Returned in FLOP/s.
 // A bare number is accepted only where the caller passes `allow_bare` (then it is taken in
 // the base unit). Anything else (unknown suffix, trailing junk, NaN, inf) is an error whose
-// text names the allowed units.
+// text names the allowed units and every near unit with its meaning ("GBps": GB/s or Gbps).
 #pragma once
 
 #include <optional>
