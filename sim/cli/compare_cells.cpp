@@ -21,30 +21,43 @@ namespace ddpsim::cli {
 namespace {
 
 Outcome outcome_of(const SimulationResult& r) {
-  return {r.samples_per_second, r.iteration_time, r.exposed_comm_share,
-          r.memory.total,       r.gpus,           r.memory.max_batch_that_fits,
-          r.memory.fits,        r.bottleneck};
+  Outcome o;
+  o.samples_per_second = r.samples_per_second;
+  o.iteration_time = r.iteration_time;
+  o.exposed_comm_share = r.exposed_comm_share;
+  o.memory = r.memory.total;
+  o.tokens_per_second = r.tokens_per_second();
+  o.mfu = r.mfu();
+  o.hfu = r.hfu();
+  o.gpus = r.gpus;
+  o.max_batch = r.memory.max_batch_that_fits;
+  o.fits = r.memory.fits;
+  o.bottleneck = r.bottleneck;
+  return o;
 }
 
 // Hexadecimal floats round-trip every double exactly: -j N prints what -j 1 prints.
 std::string encode(const Outcome& o) {
-  return fmt::format("{:a} {:a} {:a} {:a} {} {} {} {}\n", o.samples_per_second, o.iteration_time,
-                     o.exposed_comm_share, o.memory, o.gpus, o.max_batch, o.fits ? 1 : 0,
-                     o.bottleneck);
+  return fmt::format("{:a} {:a} {:a} {:a} {:a} {:a} {:a} {} {} {} {}\n", o.samples_per_second,
+                     o.iteration_time, o.exposed_comm_share, o.memory, o.tokens_per_second, o.mfu,
+                     o.hfu, o.gpus, o.max_batch, o.fits ? 1 : 0, o.bottleneck);
 }
 
 Outcome decode(const std::string& text) {
   std::istringstream in(text);
-  std::string a, b, c, d;
+  std::string a, b, c, d, e, f, g;
   Outcome o;
   int fits = 0;
-  in >> a >> b >> c >> d >> o.gpus >> o.max_batch >> fits;
+  in >> a >> b >> c >> d >> e >> f >> g >> o.gpus >> o.max_batch >> fits;
   std::getline(in >> std::ws, o.bottleneck);
   if (!in && !in.eof()) throw std::runtime_error("compare: unreadable cell result '" + text + "'");
   o.samples_per_second = std::strtod(a.c_str(), nullptr);
   o.iteration_time = std::strtod(b.c_str(), nullptr);
   o.exposed_comm_share = std::strtod(c.c_str(), nullptr);
   o.memory = std::strtod(d.c_str(), nullptr);
+  o.tokens_per_second = std::strtod(e.c_str(), nullptr);
+  o.mfu = std::strtod(f.c_str(), nullptr);
+  o.hfu = std::strtod(g.c_str(), nullptr);
   o.fits = fits != 0;
   return o;
 }

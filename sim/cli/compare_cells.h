@@ -13,6 +13,7 @@ namespace ddpsim::cli {
 // What the table and the CSV need of one simulation; crosses a process boundary as text.
 struct Outcome {
   double samples_per_second = 0, iteration_time = 0, exposed_comm_share = 0, memory = 0;
+  double tokens_per_second = 0, mfu = 0, hfu = 0;  // transformers only (model_flops.h), else 0
   int gpus = 0, max_batch = 0;
   bool fits = true;
   std::string bottleneck;

@@ -6,6 +6,8 @@
 #include <string_view>
 
 #include "sim/cost/iteration_plan.h"
+#include "sim/results/llm_units.h"
+#include "sim/results/scaling_note.h"
 #include "sim/util/units.h"
 
 namespace ddpsim {
@@ -127,6 +129,8 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
   else
     out += "   (scaling efficiency not computed: --no-baseline)";
   out += "\n";
+  out += llm_summary_lines(s, r);
+  out += starved_baseline_line(r);
   const Breakdown& b = r.breakdown;
   const double t = r.iteration_time;
   out += fmt::format("iteration time  {}", ms(t));
