@@ -66,11 +66,12 @@ std::string loader_limit_warning(const Scenario& s, double train_rate, double h2
         c.gpus_per_node, d.workers_per_gpu * c.gpus_per_node,
         whole_needed(train_rate, d.samples_per_core));
   }
+  // No rate of its own in the text: the same job at several sizes gives one warning, and the
+  // `data vs train` line has the figures.
   return fmt::format(
-      "the {} feeds {} samples/s per GPU against {} trained: more CPU cores or loader workers "
-      "do not feed the GPUs",
-      rates.limit() == LoaderStage::kStorage ? "store" : "PCIe copy",
-      units::format_rate(rates.rate()), trains);
+      "the {} limits loading below the {} samples/s one GPU trains: more CPU cores or loader "
+      "workers do not feed the GPUs",
+      rates.limit() == LoaderStage::kStorage ? "store" : "PCIe copy", trains);
 }
 
 }  // namespace ddpsim
