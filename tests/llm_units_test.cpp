@@ -2,14 +2,13 @@
 // defines them, checked against closed forms worked by hand for GPT-2 small and Llama-2-7B, and
 // in every output (summary, results.json, results.csv, compare); a scaling efficiency above
 // 100 % says what it compares against.
-#include "sim/cost/model_flops.h"
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "sim/cost/model_flops.h"
 #include "sim/model/model_zoo.h"
 #include "tests/test_process.h"
 
@@ -78,8 +77,8 @@ TEST(LlmUnits, SimulateReportsTokensAndMfuOfGpt2OnA100s) {
   const auto dir = scratch.fresh("gpt2");
   const auto run = run_program(
       {DDPSIM_BINARY, "simulate", DDPSIM_SOURCE_DIR "/scenarios/default.yaml", "--set",
-       "model.name=gpt2", "--set", "training.batch_per_gpu=8", "--set", "cluster.nodes=1",
-       "--set", "training.activation_checkpointing=true", "-o", (dir / "out").string()},
+       "model.name=gpt2", "--set", "training.batch_per_gpu=8", "--set", "cluster.nodes=1", "--set",
+       "training.activation_checkpointing=true", "-o", (dir / "out").string()},
       scratch);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto j = nlohmann::json::parse(read_text(dir / "out" / "results.json"));
@@ -94,8 +93,9 @@ TEST(LlmUnits, SimulateReportsTokensAndMfuOfGpt2OnA100s) {
   EXPECT_NEAR(llm.at("mfu").get<double>(), mfu, 1e-12);
   EXPECT_NEAR(llm.at("hfu").get<double>(), mfu * 1063024128.0 / 855166464.0, 1e-12);
   EXPECT_GT(llm.at("hfu").get<double>(), llm.at("mfu").get<double>());
-  EXPECT_NE(run.out.find(fmt::format("\nMFU             {:.1f} % of 312 TFLOPS fp16 peak", 100 * mfu)),
-            std::string::npos)
+  EXPECT_NE(
+      run.out.find(fmt::format("\nMFU             {:.1f} % of 312 TFLOPS fp16 peak", 100 * mfu)),
+      std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("\ntokens          "), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("with the recomputed forward: 1.06 GFLOP/token"), std::string::npos)

@@ -33,15 +33,15 @@ TEST(LoaderAdvice, CoresToFeedEightA100sByHand) {
   EXPECT_DOUBLE_EQ(a.rate_low, 137.5);
   EXPECT_EQ(a.other_limit, "");
   // A shared store of 1 GB/s for the node's 8 GPUs: 125 MB/s each / 110 KB = 1,136 images/s.
-  const Scenario shared = load_scenario(
-      kScenario, {"data.storage.kind=shared", "data.storage.bandwidth=1GB/s"});
+  const Scenario shared =
+      load_scenario(kScenario, {"data.storage.kind=shared", "data.storage.bandwidth=1GB/s"});
   EXPECT_EQ(cores_to_feed(shared, 2470).other_limit, "storage 1,136 samples/s per GPU");
 }
 
 TEST(LoaderAdvice, WarnsWhenTheWorkerCapOrTheStoreBindsNotWhenCoresDo) {
   // 160 cores, 4 workers per GPU: 4 x 275 = 1,100 images/s per GPU; 128 of the cores idle.
-  const Scenario capped = load_scenario(
-      kScenario, {"cluster.cpu_cores=160", "data.decode.workers_per_gpu=4"});
+  const Scenario capped =
+      load_scenario(kScenario, {"cluster.cpu_cores=160", "data.decode.workers_per_gpu=4"});
   const std::string w = loader_limit_warning(capped, 2470);
   EXPECT_NE(w.find("data.workers_per_gpu 4 caps decoding at 1,100 samples/s per GPU against "
                    "2,470 trained: cores beyond 4 x 8 = 32 per node stay idle"),
@@ -52,8 +52,8 @@ TEST(LoaderAdvice, WarnsWhenTheWorkerCapOrTheStoreBindsNotWhenCoresDo) {
   EXPECT_EQ(loader_limit_warning(load_scenario(kScenario, {}), 2470), "");
   // Fed: no warning either.
   EXPECT_EQ(loader_limit_warning(load_scenario(kScenario, {"cluster.cpu_cores=96"}), 2470), "");
-  const Scenario shared = load_scenario(
-      kScenario, {"data.storage.kind=shared", "data.storage.bandwidth=1GB/s"});
+  const Scenario shared =
+      load_scenario(kScenario, {"data.storage.kind=shared", "data.storage.bandwidth=1GB/s"});
   EXPECT_NE(loader_limit_warning(shared, 2470)
                 .find("the store limits loading below the 2,470 samples/s one GPU trains"),
             std::string::npos);
@@ -73,8 +73,8 @@ TEST(LoaderAdvice, DataloadFindCoresAnswersAndChecksBySimulation) {
   EXPECT_EQ(run.out.find("71 cores: data wait 0.0 %"), std::string::npos) << run.out;
   EXPECT_EQ(run.out.find("warning"), std::string::npos) << run.out;
   // The scenario's cap of 4 workers is below the 9 needed: said.
-  const auto capped = run_program({DDPSIM_BINARY, "dataload", kScenario, "--find", "cores",
-                                   "--set", "data.decode.workers_per_gpu=4"},
+  const auto capped = run_program({DDPSIM_BINARY, "dataload", kScenario, "--find", "cores", "--set",
+                                   "data.decode.workers_per_gpu=4"},
                                   scratch);
   ASSERT_EQ(capped.exit_code, 0) << capped.err;
   EXPECT_NE(capped.out.find("warning   data.workers_per_gpu is 4"), std::string::npos)
@@ -88,10 +88,10 @@ TEST(LoaderAdvice, DataloadFindCoresAnswersAndChecksBySimulation) {
 // efficiency reads 100 % against a lone GPU that starves the same way.
 TEST(LoaderAdvice, SweepOverCoresWarnsOfTheCapAndFlagsAStarvedBaseline) {
   const auto dir = scratch.fresh("cores-sweep");
-  const auto run = run_program(
-      {DDPSIM_BINARY, "sweep", kScenario, "--set", "data.decode.workers_per_gpu=4", "--sweep",
-       "cluster.cpu_cores=72,160", "-o", (dir / "out").string()},
-      scratch);
+  const auto run =
+      run_program({DDPSIM_BINARY, "sweep", kScenario, "--set", "data.decode.workers_per_gpu=4",
+                   "--sweep", "cluster.cpu_cores=72,160", "-o", (dir / "out").string()},
+                  scratch);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("warning (points 0,1): data.workers_per_gpu 4 caps decoding"),
             std::string::npos)

@@ -80,7 +80,8 @@ TEST(ReportReview, ScalingSweepTitlesAndBestPointAboveTheStatedEfficiency) {
     std::vector<std::string> names;
     std::stringstream h(header);
     for (std::string f; std::getline(h, f, ',');) names.push_back(f);
-    const size_t column = std::find(names.begin(), names.end(), "scaling_efficiency") - names.begin();
+    const size_t column =
+        std::find(names.begin(), names.end(), "scaling_efficiency") - names.begin();
     for (std::string line; std::getline(csv, line);) {
       std::vector<std::string> cells;
       std::stringstream l(line);
@@ -96,8 +97,8 @@ TEST(ReportReview, ScalingSweepTitlesAndBestPointAboveTheStatedEfficiency) {
       if (efficiency[i] >= floor) best = i;  // points are in growing size
     return best;
   };
-  for (const auto& [flag, floor] : std::vector<std::pair<std::string, double>>{{"", 0.9},
-                                                                               {"50", 0.5}}) {
+  for (const auto& [flag, floor] :
+       std::vector<std::pair<std::string, double>>{{"", 0.9}, {"50", 0.5}}) {
     std::vector<std::string> args = {"report", dir + "/out", "-o", dir + "/r" + flag};
     if (!flag.empty()) args.insert(args.end(), {"--min-efficiency", flag});
     const Exited drawn = ddpsim(args);
@@ -137,10 +138,10 @@ TEST(ReportReview, ScalingSweepTitlesAndBestPointAboveTheStatedEfficiency) {
 TEST(ReportReview, HeatMapRowsGroupEveryNodeAndSayWhenLatencyBinds) {
   REQUIRE_MATPLOTLIB();
   const std::string dir = base_file("heatmap");
-  const Exited run = ddpsim({"simulate", dir + "/s.yaml", "-o", dir + "/out", "--no-baseline",
-                             "--set", "cluster.nodes=128", "--set", "cluster.gpus_per_node=1",
-                             "--set", "model.layers=[64, 64, 10]", "--set",
-                             "cluster.nic.bandwidth=400Gbps"});
+  const Exited run =
+      ddpsim({"simulate", dir + "/s.yaml", "-o", dir + "/out", "--no-baseline", "--set",
+              "cluster.nodes=128", "--set", "cluster.gpus_per_node=1", "--set",
+              "model.layers=[64, 64, 10]", "--set", "cluster.nic.bandwidth=400Gbps"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const Exited drawn = ddpsim({"report", dir + "/out"});
   ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
@@ -156,19 +157,18 @@ TEST(ReportReview, HeatMapRowsGroupEveryNodeAndSayWhenLatencyBinds) {
   EXPECT_NE(heat.at("caption").get<std::string>().find("bandwidth does not bind"),
             std::string::npos);
   EXPECT_NE(heat.at("title").get<std::string>().find("latency binds"), std::string::npos);
-  EXPECT_NE(heat.at("caption").get<std::string>().find("128 nodes in 64 rows"),
-            std::string::npos);
+  EXPECT_NE(heat.at("caption").get<std::string>().find("128 nodes in 64 rows"), std::string::npos);
 }
 
 // GPT-2 under FSDP (zero3) on 128 nodes x 8 GPUs, every GPU traced: today 88 s to draw.
 TEST(ReportReview, AThousandGpuFsdpReportDrawsInUnderTenSeconds) {
   REQUIRE_MATPLOTLIB();
   const std::string dir = base_file("fsdp");
-  const Exited run = ddpsim({"simulate", dir + "/s.yaml", "-o", dir + "/out", "--no-baseline",
-                             "--set", "cluster.nodes=128", "--set", "cluster.gpus_per_node=8",
-                             "--set", "model.name=gpt2", "--set", "training.batch_per_gpu=4",
-                             "--set", "sync.sharding=zero3", "--set",
-                             "cluster.nic.bandwidth=200Gbps", "--trace-gpus", "all"});
+  const Exited run =
+      ddpsim({"simulate", dir + "/s.yaml", "-o", dir + "/out", "--no-baseline", "--set",
+              "cluster.nodes=128", "--set", "cluster.gpus_per_node=8", "--set", "model.name=gpt2",
+              "--set", "training.batch_per_gpu=4", "--set", "sync.sharding=zero3", "--set",
+              "cluster.nic.bandwidth=200Gbps", "--trace-gpus", "all"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   // CPU seconds of the report (ddpsim and the Python it runs): on a shared machine the wall
   // clock measures the other jobs as much as the report.
@@ -183,8 +183,7 @@ TEST(ReportReview, AThousandGpuFsdpReportDrawsInUnderTenSeconds) {
   const double seconds = children_cpu() - before;
   ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
   EXPECT_LT(seconds, 10.0);
-  const json timeline =
-      plot_of(json::parse(read_text(dir + "/out/report/plots.json")), "timeline");
+  const json timeline = plot_of(json::parse(read_text(dir + "/out/report/plots.json")), "timeline");
   ASSERT_FALSE(timeline.is_null());
   EXPECT_LE(timeline.at("bars").get<int>(), timeline.at("slices").get<int>());
   RecordProperty("report_seconds", std::to_string(seconds));

@@ -12,8 +12,7 @@ double SimulationResult::mfu() const {
 }
 
 double SimulationResult::hfu() const {
-  return flops_utilisation(hardware_flops_per_token, tokens_per_second(), gpus,
-                           peak_flops_per_gpu);
+  return flops_utilisation(hardware_flops_per_token, tokens_per_second(), gpus, peak_flops_per_gpu);
 }
 
 std::string llm_summary_lines(const Scenario& s, const SimulationResult& r) {
