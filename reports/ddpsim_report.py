@@ -45,10 +45,22 @@ def main():
     parser.add_argument("-o", "--out", help="report folder (default OUTDIR/report)")
     parser.add_argument("--point",
                         help="point (index or point_id) shown in the timeline and link heat map")
+    parser.add_argument("--min-efficiency", default="90",
+                        help="a scaling sweep's best point is the largest size whose scaling "
+                             "efficiency is at least this many percent (default 90)")
     args = parser.parse_args()
+    try:
+        min_efficiency = float(args.min_efficiency)
+        if not 0 < min_efficiency <= 100:
+            raise ValueError
+    except ValueError:
+        sys.stderr.write("error: --min-efficiency %s: expected a percentage above 0 and at most "
+                         "100, e.g. 90\n" % args.min_efficiency)
+        return 2
     final_dir = args.out or os.path.join(args.outdir, "report")
     try:
         data = load_sweep(args.outdir)
+        data.min_efficiency = min_efficiency / 100
         if os.path.exists(final_dir) and not os.path.isdir(final_dir):
             raise ReportInputError("%s: cannot write the report here: not a folder" % final_dir)
         os.makedirs(final_dir, exist_ok=True)
@@ -112,7 +124,12 @@ def draw(data, report_dir, point):
             plots.append(make(data, report_dir))
         except Skip as why:
             skipped.append({"kind": kind, "reason": str(why)})
-    manifest = {"scenario": data.scenario, "model": data.model,
+    best = data.best_point()
+    manifest = {"scenario": data.scenario, "subject": data.subject(), "model": data.model,
+                "best_point": best["point"] if best else None,
+                "best_point_rule": ("largest size at or above %g %% scaling efficiency"
+                                    % (100 * data.min_efficiency)) if data.is_scaling_sweep()
+                else "highest throughput",
                 "compute": data.compute_description(), "points": len(data.rows),
                 "ok_points": len(data.ok), "plots": plots, "skipped": skipped}
     with open(os.path.join(report_dir, "plots.json"), "w") as f:

@@ -9,13 +9,22 @@ from plot_timeline import choose_point
 from report_data import point_links
 from report_style import Skip, new_figure, record, save, title
 
-MAX_ROWS = 64  # nodes drawn; larger clusters show evenly spread nodes, first and last included
+MAX_ROWS = 64  # rows drawn; a larger cluster's nodes are grouped, each row the group's busiest
+# Busiest cell below this share of capacity: the heat map would be uniformly pale, so it says why
+# (latency, not bandwidth, sets the communication time).
+PALE = 0.10
 
 
 def _rows(nodes):
-    if nodes <= MAX_ROWS:
-        return list(range(nodes))
-    return sorted({i * (nodes - 1) // (MAX_ROWS - 1) for i in range(MAX_ROWS)})
+    """[(first node, last node)] per row: one node each up to MAX_ROWS, else contiguous groups
+    of equal size (the last may be smaller), so every node is in exactly one row."""
+    size = max(1, -(-nodes // MAX_ROWS))  # ceiling
+    return [(first, min(first + size, nodes) - 1) for first in range(0, nodes, size)]
+
+
+def _row_label(group):
+    first, last = group
+    return "node %d" % first if first == last else "nodes %d-%d" % (first, last)
 
 
 def plot_links(data, out_dir, wanted=None):
@@ -38,12 +47,25 @@ def plot_links(data, out_dir, wanted=None):
         _fabric_bars(bars, fabric)
     else:
         fig = _heat_map(groups, per_node, columns, nodes, fabric)
+    busiest_cell = max([max((v or 0) for v in r) for r in per_node] +
+                       [f["utilisation"] for f in fabric], default=0)
+    latency = None
+    if busiest_cell < PALE:
+        latency = ("No link is more than %.1f %% busy over the step: bandwidth does not bind "
+                   "here, so the pale map is the answer; the communication time is set by the "
+                   "calls' latency (NCCL's per-call and per-hop latency, docs/transports.md)%s."
+                   % (100 * busiest_cell,
+                      ", and the step waits for it (%s)" % row["bottleneck"]
+                      if row.get("bottleneck") == "communication-bound" else ""))
     what = "link utilisation on %d GPUs (point %d: %s)" % (
         row["gpus"], row["point"], data.point_label(row).replace("\n", ", "))
+    if latency:
+        what += " - latency binds: no link above %.1f %% busy" % (100 * busiest_cell)
     plot_title = title(data, what)
     fig.suptitle(plot_title, fontsize=10)
     file = save(fig, out_dir, "link_heatmap.png", rect=(0, 0, 1, 0.93))
     series = [(groups[c], len(nodes), "node links") for c in columns]
+    grouped = columns and len(nodes) < len(per_node)
     series += [(f["name"], 1, "fabric link") for f in fabric]
     busiest = links["busiest"][0] if links.get("busiest") else None
     caption = ("Share of each link's capacity used over the measured steps (bytes / (bandwidth "
@@ -52,10 +74,18 @@ def plot_links(data, out_dir, wanted=None):
         caption = ("Share of each link's capacity used over the measured steps (bytes / "
                    "(bandwidth x time)); no link inside a node carried bytes, so only the links "
                    "outside the nodes are drawn.")
+    if grouped:
+        caption += (" %d nodes in %d rows: each row is a group of %d consecutive nodes and shows "
+                    "the busiest of them." % (len(per_node), len(nodes),
+                                              nodes[0][1] - nodes[0][0] + 1))
     if busiest:
         caption += " Busiest: %s at %.1f %%." % (busiest["name"], 100 * busiest["utilisation"])
+    if latency:
+        caption += " " + latency
     return record("link_heatmap", file, plot_title, series, caption, point=row["point"],
-                  point_id=row.get("point_id", ""), nodes=len(nodes) if columns else 0)
+                  point_id=row.get("point_id", ""), nodes=len(nodes) if columns else 0,
+                  row_labels=[_row_label(g) for g in nodes] if columns else [],
+                  latency_bound=latency is not None, busiest_utilisation=busiest_cell)
 
 
 def _fabric_bars(bars, fabric):
@@ -73,7 +103,8 @@ def _fabric_bars(bars, fabric):
 
 
 def _heat_map(groups, per_node, columns, nodes, fabric):
-    grid = np.array([[100 * (per_node[n][c] or 0) for c in columns] for n in nodes])
+    grid = np.array([[100 * max((per_node[n][c] or 0) for n in range(first, last + 1))
+                      for c in columns] for first, last in nodes])
     width = 3.5 + 0.75 * max(len(columns), 1) + (4.5 if fabric else 0)
     # Up to 24 rows at a readable 0.28 inch; more share 6.7 inches (every k-th labelled), so 64
     # nodes make a chart a screen tall, not two.
@@ -85,7 +116,7 @@ def _heat_map(groups, per_node, columns, nodes, fabric):
     ax.set_xticklabels([groups[c] for c in columns], rotation=40, ha="right", fontsize=8)
     every = -(-len(nodes) // 24)  # ceiling
     ax.set_yticks(range(0, len(nodes), every))
-    ax.set_yticklabels(["node %d" % n for n in nodes[::every]], fontsize=7)
+    ax.set_yticklabels([_row_label(g) for g in nodes[::every]], fontsize=7)
     if len(nodes) * max(len(columns), 1) <= 16 * 12:
         for y in range(len(nodes)):
             for x in range(len(columns)):

@@ -27,6 +27,7 @@ NUMERIC = {
     "samples_per_second", "single_gpu_samples_per_second", "scaling_efficiency", "data_wait_s",
     "forward_s", "backward_s", "exposed_comm_s", "straggler_wait_s", "optimizer_s", "comm_time_s",
     "comm_share", "exposed_comm_share", "straggler_share", "data_rate_per_gpu", "train_rate_per_gpu", "memory_total_bytes",
+    "tokens_per_second", "tokens_per_second_per_gpu", "model_flops_per_token", "mfu", "hfu",
     "memory_capacity_bytes", "buckets", "bytes_intra_node", "bytes_pcie", "bytes_nic",
     "bytes_fabric", "bytes_storage", "bytes_host", "bytes_sent_per_step",
 }
@@ -47,7 +48,8 @@ REQUIRED = (
     "train_rate_per_gpu",
 )
 # Numbers an `ok` row may leave empty: without a single-GPU run (--no-baseline) there is none.
-MAY_BE_EMPTY = {"single_gpu_samples_per_second", "scaling_efficiency"}
+MAY_BE_EMPTY = {"single_gpu_samples_per_second", "scaling_efficiency", "tokens_per_second",
+                "tokens_per_second_per_gpu", "model_flops_per_token", "mfu", "hfu"}
 # What the report reads at most: a million-point results.csv, or one point's JSON.
 MAX_CSV_BYTES = 2 << 30
 MAX_JSON_BYTES = 256 << 20
@@ -103,6 +105,7 @@ class SweepData:
         first = rows[0] if rows else {}
         self.scenario = self.manifest.get("scenario_name") or first.get("scenario_name", "?")
         self.model = self.manifest.get("model") or first.get("model_name", "?")
+        self.min_efficiency = 0.9  # the report's --min-efficiency: a scaling sweep's best point
 
     # -------------------------------------------------------------- axes
 
@@ -185,8 +188,39 @@ class SweepData:
         return "%s node%s x %s %s (%s GPUs)" % (
             nodes, "" if nodes == "1" else "s", span("gpus_per_node"), gpu, span("gpus"))
 
-    def best_point(self):
-        """The finished point with the highest throughput, or None."""
+    def swept_description(self):
+        """"swept nodes 1-128 (6 values), bucket_cap 1MiB-100MiB (4 values)"; "" for one run."""
+        keys = [(k, v) for k, v in self.axes if len(v) > 1]
+        if not keys:
+            return ""
+        return "swept " + ", ".join(
+            "%s %s-%s (%d values)" % (short_key(k, self.axis_keys()), v[0], v[-1], len(v))
+            for k, v in keys)
+
+    def subject(self):
+        """"vgg16 on 1-32 nodes x 8 a100-sxm-40gb (8-256 GPUs), swept nodes 1-32 (6 values)":
+        what a report is about, from the results themselves."""
+        models = sorted({r.get("model_name", "") for r in self.rows} - {""}) or [self.model]
+        model = models[0] if len(models) == 1 else "models " + ", ".join(models)
+        swept = self.swept_description()
+        return "%s on %s%s" % (model, self.cluster_description(), ", " + swept if swept else "")
+
+    def is_scaling_sweep(self):
+        """The GPU count varies and every point has its scaling efficiency."""
+        return self.has_gpu_axis() and all(
+            r.get("scaling_efficiency") is not None and r.get("single_gpu_samples_per_second")
+            for r in self.ok)
+
+    def best_point(self, min_efficiency=None):
+        """A scaling sweep's best point is the largest size (most GPUs, then the highest
+        throughput) whose scaling efficiency is at least `min_efficiency` (a fraction; None: the
+        report's --min-efficiency); None when no point reaches it. Other sweeps: the finished
+        point with the highest throughput, or None."""
+        if self.is_scaling_sweep():
+            floor = self.min_efficiency if min_efficiency is None else min_efficiency
+            above = [r for r in self.ok if r["scaling_efficiency"] >= floor - 1e-12]
+            return max(above, key=lambda r: (r["gpus"], r["samples_per_second"], -r["point"]),
+                       default=None)
         return max(self.ok, key=lambda r: (r["samples_per_second"], -r["point"]), default=None)
 
     def version(self):
@@ -395,6 +429,10 @@ def _single_run(out_dir, r, s, doc_provenance=None):
         "ddpsim_version": (doc_provenance or {}).get("ddpsim_version", ""),
         "source_commit": (doc_provenance or {}).get("source_commit", ""),
     }
+    llm = r.get("llm") or {}  # transformers only (docs/results-csv.md)
+    for key in ("tokens_per_second", "tokens_per_second_per_gpu", "model_flops_per_token", "mfu",
+                "hfu"):
+        row[key] = llm.get(key)
     u = r.get("uncertainty")
     if u:  # simulate --uncertainty: the band and the inputs that move it most
         try:

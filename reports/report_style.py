@@ -38,7 +38,10 @@ def rate_text(value):
 
 
 def title(data, what):
-    return "%s: %s\n%s, %s" % (data.scenario, what, data.model, data.compute_description())
+    """What the plot shows, then what the sweep is about: the model, the cluster (with the ranges
+    the sweep spans) and what was swept, never the scenario file's name (a scenario named for
+    4 nodes may be swept over 128)."""
+    return "%s\n%s; %s" % (what, data.subject(), data.compute_description())
 
 
 def plain_log_y(ax):

@@ -108,9 +108,11 @@ Report sweep_and_report(const std::string& dir, const std::string& sweep_yaml,
     EXPECT_GT(height, 200) << file;
     EXPECT_GT(fs::file_size(report_dir + "/" + file), 5000u) << file;
     EXPECT_NE(report.html.find("src=\"" + file + "\""), std::string::npos) << file;
-    // Every plot says which scenario and which profile it came from.
+    // Every plot says what it is about (the model and cluster, from the results: never the
+    // scenario file's name) and which profile it came from.
     const std::string title = plot.at("title");
-    EXPECT_NE(title.find("report-test"), std::string::npos) << title;
+    EXPECT_NE(title.find("mlp on "), std::string::npos) << title;
+    EXPECT_EQ(title.find("report-test"), std::string::npos) << title;
     EXPECT_NE(title.find("profile: none, roofline at 50 % of peak"), std::string::npos) << title;
     report.plots[plot.at("kind")] = plot;
   }

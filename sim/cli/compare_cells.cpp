@@ -28,6 +28,9 @@ Outcome outcome_of(const SimulationResult& r) {
   o.memory = r.memory.total;
   o.comm_share = r.comm_share;
   o.data_wait_share = r.iteration_time > 0 ? r.breakdown.data_wait / r.iteration_time : 0;
+  o.tokens_per_second = r.tokens_per_second();
+  o.mfu = r.mfu();
+  o.hfu = r.hfu();
   o.gpus = r.gpus;
   o.nodes = r.nodes;
   o.max_batch = r.memory.max_batch_that_fits;
@@ -38,18 +41,18 @@ Outcome outcome_of(const SimulationResult& r) {
 
 // Hexadecimal floats round-trip every double exactly: -j N prints what -j 1 prints.
 std::string encode(const Outcome& o) {
-  return fmt::format("{:a} {:a} {:a} {:a} {:a} {:a} {} {} {} {} {}\n", o.samples_per_second,
-                     o.iteration_time, o.exposed_comm_share, o.memory, o.comm_share,
-                     o.data_wait_share, o.gpus, o.nodes, o.max_batch, o.fits ? 1 : 0,
-                     o.bottleneck);
+  return fmt::format("{:a} {:a} {:a} {:a} {:a} {:a} {:a} {:a} {:a} {} {} {} {} {}\n",
+                     o.samples_per_second, o.iteration_time, o.exposed_comm_share, o.memory,
+                     o.comm_share, o.data_wait_share, o.tokens_per_second, o.mfu, o.hfu, o.gpus,
+                     o.nodes, o.max_batch, o.fits ? 1 : 0, o.bottleneck);
 }
 
 Outcome decode(const std::string& text) {
   std::istringstream in(text);
-  std::string a, b, c, d, e, f;
+  std::string a, b, c, d, e, f, g, h, i;
   Outcome o;
   int fits = 0;
-  in >> a >> b >> c >> d >> e >> f >> o.gpus >> o.nodes >> o.max_batch >> fits;
+  in >> a >> b >> c >> d >> e >> f >> g >> h >> i >> o.gpus >> o.nodes >> o.max_batch >> fits;
   std::getline(in >> std::ws, o.bottleneck);
   if (!in && !in.eof()) throw std::runtime_error("compare: unreadable cell result '" + text + "'");
   o.samples_per_second = std::strtod(a.c_str(), nullptr);
@@ -58,6 +61,9 @@ Outcome decode(const std::string& text) {
   o.memory = std::strtod(d.c_str(), nullptr);
   o.comm_share = std::strtod(e.c_str(), nullptr);
   o.data_wait_share = std::strtod(f.c_str(), nullptr);
+  o.tokens_per_second = std::strtod(g.c_str(), nullptr);
+  o.mfu = std::strtod(h.c_str(), nullptr);
+  o.hfu = std::strtod(i.c_str(), nullptr);
   o.fits = fits != 0;
   return o;
 }

@@ -16,6 +16,7 @@ namespace ddpsim::cli {
 struct Outcome {
   double samples_per_second = 0, iteration_time = 0, exposed_comm_share = 0, memory = 0;
   double comm_share = 0, data_wait_share = 0;  // what binds: the cell's mechanism class
+  double tokens_per_second = 0, mfu = 0, hfu = 0;  // transformers only (model_flops.h), else 0
   int gpus = 0, nodes = 0, max_batch = 0;
   bool fits = true;
   std::string bottleneck;
@@ -29,6 +30,8 @@ struct Cell {
   Discrepancy error;
   Band band;  // draws x model error; its p50 is the cell's headline
   double efficiency = 0;
+  bool starved_baseline = false;  // the lone GPU of the baseline is data-loading-bound
+  double tokens_per_second = 0, mfu = 0, hfu = 0;  // transformers only (model_flops.h)
   double memory = 0;  // bytes per GPU
   bool fits = true;   // false only where a sharded comparison found it does not fit
   int max_batch = 0;

@@ -38,6 +38,7 @@
 #include "sim/cost/resource_estimate.h"
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
+#include "sim/results/scaling_note.h"
 #include "sim/scenario/enum_names.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/uncertainty/draw_runner.h"
@@ -209,6 +210,9 @@ void check_cell_resources(const Scenario& scenario, const std::string& strategy)
   }
 }
 
+// The table prints whole percents: a mark where the printed figure passes 100.
+bool printed_above_linear(const Cell& cell) { return std::round(100 * cell.efficiency) > 100; }
+
 CLI::Option* csv_option = nullptr;
 
 bool yaml_name(const std::string& path) {
@@ -301,8 +305,11 @@ int run() {
                        nics[job.nic], opts.strategies[job.strategy]);
   });
   std::map<size_t, double> single;  // per model: single-GPU samples/s
-  for (size_t i = 0; i < first_cell; ++i)
+  std::map<size_t, bool> starved;   // per model: the lone GPU waits for data
+  for (size_t i = 0; i < first_cell; ++i) {
     single[baseline_model[i]] = outcomes[i].samples_per_second;
+    starved[baseline_model[i]] = outcomes[i].bottleneck == "data-loading-bound";
+  }
 
   std::vector<std::vector<Cell>> table(models.size() * nics.size(),
                                        std::vector<Cell>(strategy_sets.size()));
@@ -318,6 +325,10 @@ int run() {
     cell.memory = r.memory;
     cell.fits = r.fits || !sharding;  // only sharded comparisons check memory
     cell.max_batch = r.max_batch;
+    cell.starved_baseline = starved[jobs[i].model];
+    cell.tokens_per_second = r.tokens_per_second;
+    cell.mfu = r.mfu;
+    cell.hfu = r.hfu;
   }
   const bool uncertain = opts.uncertainty.given();
   // Every input defaulted in any cell (the union, in table order): what may decide a pair.
@@ -376,7 +387,8 @@ int run() {
   const int draws = static_cast<int>(design.size());
   std::string csv =
       "model,nic,strategy,gpus,samples_per_second,scaling_efficiency,"
-      "iteration_time_s,exposed_comm_share,bottleneck,memory_bytes,fits,max_batch" +
+      "iteration_time_s,exposed_comm_share,bottleneck,memory_bytes,fits,max_batch,"
+      "tokens_per_second,mfu,hfu" +
       std::string(uncertain ? ",samples_per_second_p10,samples_per_second_p50,"
                               "samples_per_second_p90"
                             : "") +
@@ -385,11 +397,15 @@ int run() {
     const Job& job = jobs[i];
     const Outcome& r = outcomes[first_cell + i];
     const Cell& cell = cell_of(job);
-    csv +=
-        fmt::format("{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.0f},{},{}\n", models[job.model],
-                    nics[job.nic], opts.strategies[job.strategy], r.gpus, r.samples_per_second,
-                    cell.efficiency, r.iteration_time, r.exposed_comm_share, r.bottleneck,
-                    cell.memory, r.fits ? 1 : 0, cell.max_batch);
+    // The LLM units exist for transformers only: empty cells for other models.
+    const bool llm = r.tokens_per_second > 0;
+    csv += fmt::format("{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.0f},{},{},{},{},{}\n",
+                       models[job.model], nics[job.nic], opts.strategies[job.strategy], r.gpus,
+                       r.samples_per_second, cell.efficiency, r.iteration_time,
+                       r.exposed_comm_share, r.bottleneck, cell.memory, r.fits ? 1 : 0,
+                       cell.max_batch, llm ? fmt::format("{:.6g}", r.tokens_per_second) : "",
+                       llm ? fmt::format("{:.6g}", r.mfu) : "",
+                       llm ? fmt::format("{:.6g}", r.hfu) : "");
     if (uncertain) {
       csv.pop_back();
       csv += fmt::format(",{:.6g},{:.6g},{:.6g}\n", cell.band.p10, cell.band.p50, cell.band.p90);
@@ -402,11 +418,20 @@ int run() {
   }
 
   const ClusterSpec& c = base.cluster;
+  bool any_llm = false, above_linear = false, any_starved = false;
+  for (const auto& cells : table)
+    for (const Cell& cell : cells) {
+      any_llm = any_llm || cell.tokens_per_second > 0;
+      any_starved = any_starved || cell.starved_baseline;
+      above_linear = above_linear || (printed_above_linear(cell) && (cell.fits || !sharding));
+    }
   std::printf(
       "%s: %d node%s x %d %s = %d GPUs, batch %d/GPU; samples/s (scaling efficiency "
-      "against one GPU)%s, * = %s%s\n\n",
+      "against one GPU)%s%s, * = %s%s\n\n",
       base.name.c_str(), c.nodes, c.nodes == 1 ? "" : "s", c.gpus_per_node, c.gpu.name.c_str(),
-      c.total_gpus(), base.training.batch_per_gpu, sharding ? " and memory per GPU" : "",
+      c.total_gpus(), base.training.batch_per_gpu,
+      any_llm ? ", MFU (model FLOPs utilisation, PaLM app. B)" : "",
+      sharding ? " and memory per GPU" : "",
       uncertain ? "the strategy its pairs support (below)" : "fastest in the row",
       sharding ? " that fits; OOM: does not fit in memory" : "");
   std::vector<std::vector<std::string>> rows;
@@ -432,7 +457,12 @@ int run() {
           row.push_back("OOM" + memory + " ");
         else
           row.push_back(
-              fmt::format("{} ({:.0f}%){}{}{}", units::format_rate(headline), 100 * efficiency,
+              fmt::format("{} ({:.0f}%{}{}){}{}{}{}", units::format_rate(headline),
+                          100 * efficiency, printed_above_linear(cell) ? kAboveLinearMark : "",
+                          cell.starved_baseline ? kStarvedBaselineMark : "",
+                          cell.tokens_per_second > 0
+                              ? fmt::format(" MFU {:.0f}%", 100 * cell.mfu)
+                              : std::string(),
                           uncertain ? fmt::format(" [{} - {}]", units::format_rate(cell.band.p10),
                                                   units::format_rate(cell.band.p90))
                                     : std::string(),
@@ -451,6 +481,8 @@ int run() {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     std::printf("%s\n", line.c_str());
   }
+  if (above_linear) std::printf("%s\n", above_linear_footnote().c_str());
+  if (any_starved) std::printf("%s\n", starved_baseline_footnote().c_str());
   if (uncertain) {
     std::printf(
         "\nmedian [p10 - p90] over %d draws of the defaulted inputs (seed %lld), the same draws "

@@ -7,7 +7,11 @@
 //            so each GPU gets a larger share of its node's storage and cores; with
 //            --keep-node-size every node keeps its GPUs and the job grows instead.
 //   --gpus:  that many GPUs of the scenario's node type (e.g. 1, 2, 4, 8 GPUs of one DGX-1).
+//   --find cores: the smallest CPU cores per node and loader workers per GPU that keep the
+//            scenario's GPUs fed (loader_advice.h), over the decode rate's range, checked by
+//            simulating that count and one core fewer.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -19,10 +23,12 @@
 #include "sim/cli/option_checks.h"
 #include "sim/cli/table_output.h"
 #include "sim/cost/compute_cost.h"
+#include "sim/data/loader_advice.h"
 #include "sim/data/loader_rates.h"
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/scenario_loader.h"
+#include "sim/uncertainty/ledger.h"
 #include "sim/util/units.h"
 
 namespace ddpsim::cli {
@@ -34,6 +40,7 @@ struct Options {
   std::vector<int> gpus;
   bool keep_node_size = false;
   bool no_synthetic = false;
+  std::string find;  // "cores" 
   std::vector<std::string> overrides;
   TableFormat format;
 } opts;
@@ -101,7 +108,90 @@ std::string describe_data(const DataSpec& d) {
                      units::format_bytes(copied_bytes_per_sample(d)), storage, decode, d.prefetch);
 }
 
+// The data wait share and bottleneck of `base` at `cores` per node, with enough workers per GPU
+// that the cores, not the worker cap, decide.
+SimulationResult run_with_cores(const Scenario& base, int cores, int workers) {
+  Scenario s = base;
+  s.cluster.cpu_cores_per_node = cores;
+  s.data.workers_per_gpu = std::max(s.data.workers_per_gpu, workers);
+  return run_one(s);
+}
+
+std::string where_rate_comes_from(const Scenario& s) {
+  for (const LedgerEntry& e : build_ledger(s))
+    if (e.row->key == std::string("data.decode.samples_per_core"))
+      return e.source == InputSource::kDefault   ? "a default"
+             : e.source == InputSource::kMeasured ? "measured"
+                                                  : "stated in the scenario";
+  return "stated";
+}
+
+int find_cores(const Scenario& base, const Model& model) {
+  if (base.data.decode != DecodeKind::kCpu)
+    throw InputError({base.source}, "--find cores: data.decode is gpu: the GPU decodes, CPU "
+                                    "cores do not feed it (allowed with data.decode: cpu)");
+  const ComputePlan compute = plan_compute(base, model);
+  const double step = compute.step_time(base.training.gradient_accumulation);
+  const double train =
+      base.training.batch_per_gpu * base.training.gradient_accumulation / step;
+  const CoresAnswer a = cores_to_feed(base, train, compute.h2d_bandwidth);
+  const int gpus = base.cluster.gpus_per_node;
+  const std::string unit = model.sample_unit + "/s";
+  const SimulationResult at = run_with_cores(base, a.cores_per_node, a.workers_per_gpu);
+  const SimulationResult below =
+      a.cores_per_node > 1 ? run_with_cores(base, a.cores_per_node - 1, a.workers_per_gpu)
+                           : SimulationResult{};
+  auto wait = [](const SimulationResult& r) {
+    return r.iteration_time > 0 ? r.breakdown.data_wait / r.iteration_time : 0.0;
+  };
+  std::vector<std::string> warnings;
+  if (base.data.workers_per_gpu < a.workers_per_gpu)
+    warnings.push_back(fmt::format(
+        "data.workers_per_gpu is {}: it caps decoding at {} cores per GPU whatever the node "
+        "has; set data.workers_per_gpu: {} (or more) with these cores",
+        base.data.workers_per_gpu, base.data.workers_per_gpu, a.workers_per_gpu));
+  if (!a.other_limit.empty())
+    warnings.push_back(fmt::format(
+        "{} against {} {} trained: the store or the copy binds, no number of cores feeds "
+        "the GPUs",
+        a.other_limit, units::format_rate(train), unit));
+  if (!opts.format.text()) {
+    OutputTable table{{"train_samples_per_second_per_gpu", "samples_per_core", "cores_per_node",
+                       "workers_per_gpu", "cores_per_node_fast_cpu", "cores_per_node_slow_cpu",
+                       "data_wait_share", "data_wait_share_one_core_fewer", "warnings"},
+                      {}};
+    table.rows.push_back({train, a.per_core, a.cores_per_node, a.workers_per_gpu, a.cores_fast,
+                          a.cores_slow, wait(at),
+                          a.cores_per_node > 1 ? nlohmann::json(wait(below)) : nlohmann::json(),
+                          fmt::format("{}", fmt::join(warnings, "; "))});
+    print_table(table, opts.format);
+    return 0;
+  }
+  std::printf("scenario  %s (%s)\n", base.name.c_str(), base.source.c_str());
+  std::printf("data      %s\n\n", describe_data(base.data).c_str());
+  std::printf("one GPU trains %s %s; a core decodes %s %s (data.decode.samples_per_core, %s)\n",
+              units::format_rate(train).c_str(), unit.c_str(),
+              units::format_rate(a.per_core).c_str(), unit.c_str(),
+              where_rate_comes_from(base).c_str());
+  std::printf("cores     %d per node (%d GPUs x %d loader workers) keep the GPUs fed\n",
+              a.cores_per_node, gpus, a.workers_per_gpu);
+  std::printf("band      %d - %d cores per node for a core decoding %s - %s %s (the decode "
+              "row's 0.5x-2x, docs/assumptions.md)\n",
+              a.cores_fast, a.cores_slow, units::format_rate(a.rate_high).c_str(),
+              units::format_rate(a.rate_low).c_str(), unit.c_str());
+  std::printf("checked   %d cores: data wait %.1f %% (%s)", a.cores_per_node, 100 * wait(at),
+              at.bottleneck.c_str());
+  if (a.cores_per_node > 1)
+    std::printf("; %d cores: data wait %.1f %% (%s)", a.cores_per_node - 1, 100 * wait(below),
+                below.bottleneck.c_str());
+  std::printf("\n");
+  for (const std::string& w : warnings) std::printf("warning   %s\n", w.c_str());
+  return 0;
+}
+
 int run() {
+  if (!opts.find.empty() && (!opts.nodes.empty() || !opts.gpus.empty()))
+    throw bad_option("give --find or --nodes/--gpus, not both");
   if (!opts.nodes.empty() && !opts.gpus.empty())
     throw bad_option("give --nodes or --gpus, not both");
   const Scenario base = load_scenario(opts.scenario, opts.overrides);
@@ -112,6 +202,7 @@ int run() {
   Model model;
   std::string error;
   if (!build_model(base.model, &model, &error)) throw InputError({base.source}, error);
+  if (!opts.find.empty()) return find_cores(base, model);
 
   const bool text = opts.format.text();
   const std::string unit = model.sample_unit + "/s";
@@ -133,6 +224,7 @@ int run() {
       {}};
   // A calibration profile's measured host-to-device copy rate (profile mode only).
   const double h2d = plan_compute(base, model).h2d_bandwidth;
+  std::vector<std::string> warnings;  // each once, in the order met (a worker cap, the store)
   for (const Shape& shape : shapes(base)) {
     Scenario s = base;
     s.cluster.nodes = shape.nodes;
@@ -142,6 +234,8 @@ int run() {
     if (shape.gpus_per_node % s.cluster.host.sockets != 0) s.cluster.host.sockets = 1;
     const LoaderRates rates = loader_rates(s.data, s.cluster, true, h2d);
     const SimulationResult real = run_one(s);
+    for (const std::string& w : real.warnings)
+      if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
     double synthetic = 0;
     if (!opts.no_synthetic) {
       Scenario syn = s;
@@ -177,6 +271,7 @@ int run() {
       "ratio = loader/train. real, synthetic: simulated %s of the whole job; r/s = "
       "real/synthetic.\n",
       unit.c_str(), unit.c_str());
+  for (const std::string& w : warnings) std::printf("warning   %s\n", w.c_str());
   return 0;
 }
 
@@ -201,6 +296,10 @@ const bool registered = register_command({
           ->allow_extra_args(false)
           ->check(CLI::PositiveNumber);
       app->add_flag("--no-synthetic", opts.no_synthetic, "Skip the synthetic-data runs");
+      app->add_option("--find", opts.find,
+                      "cores: the smallest CPU cores per node (and loader workers per GPU) "
+                      "that keep the GPUs fed, over the decode rate's range")
+          ->check(CLI::IsMember({"cores"}));
       add_repeatable(app, "--set", opts.overrides,
                      "Override a scenario value, e.g. --set data.prefetch=4 (repeatable)");
       add_table_format(app, &opts.format);

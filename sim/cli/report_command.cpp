@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/cli/command.h"
+#include "sim/cli/option_checks.h"
 #include "sim/util/input_error.h"
 #include "sim/util/input_file.h"
 #include "sim/util/install_paths.h"
@@ -24,6 +25,7 @@ struct Options {
   std::string out_dir;
   std::string report_dir;
   std::string point;
+  double min_efficiency = 90;  // percent: a scaling sweep's best point is the largest above it
 } opts;
 
 // The folder must be one: the script never opens a pipe or a device in its place (it checks the
@@ -64,6 +66,9 @@ int run() {
   std::vector<std::string> args = {opts.out_dir};
   if (!opts.report_dir.empty()) args.insert(args.end(), {"-o", opts.report_dir});
   if (!opts.point.empty()) args.insert(args.end(), {"--point", opts.point});
+  char efficiency[32];
+  std::snprintf(efficiency, sizeof efficiency, "%g", opts.min_efficiency);
+  args.insert(args.end(), {"--min-efficiency", efficiency});
   return run_python(script, args);
 }
 
@@ -78,6 +83,11 @@ const bool registered = register_command({
       app->add_option("--point", opts.point,
                       "Point (index or point_id) the timeline and link heat map show (default: the "
                       "one with the most GPUs)");
+      app->add_option("--min-efficiency", opts.min_efficiency,
+                      "A scaling sweep's best point: the largest size whose scaling efficiency "
+                      "is at least this many percent")
+          ->capture_default_str()
+          ->check(finite_number(0.001) & CLI::Range(0.001, 100.0));
     },
     run,
 });

@@ -8,6 +8,7 @@
 // p10/p50/p90 columns (docs/results-csv.md). The draws of a point run inside its child; -j runs
 // points side by side, and its share per point beyond one runs that point's draws in parallel.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,6 +26,7 @@
 #include "sim/cost/resource_estimate.h"
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
+#include "sim/results/scaling_note.h"
 #include "sim/results/provenance.h"
 #include "sim/results/result_json.h"
 #include "sim/sweep/process_pool.h"
@@ -99,13 +101,18 @@ void print_table(const SweepPlan& plan, const CsvTable& csv) {
   std::vector<std::string> header = {"point"};
   header.insert(header.end(), keys.begin(), keys.end());
   const bool bands = csv_column(csv, "samples_per_second_p10") >= 0;
-  header.insert(header.end(), {"gpus", bands ? "samples/s p50" : "samples/s"});
-  if (bands) header.push_back("p10 - p90");
-  for (const char* h : {"eff", "ms/step", "comm", "exposed", "bottleneck"}) header.push_back(h);
   auto cell = [&](const std::vector<std::string>& row, const char* name) {
     const int c = csv_column(csv, name);
     return c < 0 ? std::string() : row[static_cast<size_t>(c)];
   };
+  // Transformers: tokens/s and MFU beside samples/s (results.csv, docs/results-csv.md).
+  bool llm = false;
+  for (const auto& row : csv.rows) llm = llm || !cell(row, "tokens_per_second").empty();
+  header.insert(header.end(), {"gpus", bands ? "samples/s p50" : "samples/s"});
+  if (bands) header.push_back("p10 - p90");
+  if (llm) header.insert(header.end(), {"tokens/s", "MFU"});
+  for (const char* h : {"eff", "ms/step", "comm", "exposed", "bottleneck"}) header.push_back(h);
+  bool above_linear = false, starved = false;
   auto number = [&](const std::vector<std::string>& row, const char* name, double scale,
                     int decimals, const char* suffix) {
     const std::string text = cell(row, name);
@@ -121,14 +128,26 @@ void print_table(const SweepPlan& plan, const CsvTable& csv) {
     if (cell(row, "status") != "ok") {
       line.insert(line.end(), {"-", "-", "-", "-", "-", "FAILED"});
       if (bands) line.insert(line.end() - 1, "-");
+      if (llm) line.insert(line.end() - 1, {"-", "-"});
     } else {
       line.push_back(number(row, bands ? "samples_per_second_p50" : "samples_per_second", 1, 1, ""));
       if (bands)
         line.push_back(number(row, "samples_per_second_p10", 1, 1, "") + " - " +
                        number(row, "samples_per_second_p90", 1, 1, ""));
-      line.push_back(cell(row, "scaling_efficiency").empty()
-                         ? std::string("not computed")
-                         : number(row, "scaling_efficiency", 100, 1, "%"));
+      if (llm) {
+        line.push_back(number(row, "tokens_per_second", 1, 0, ""));
+        line.push_back(number(row, "mfu", 100, 1, "%"));
+      }
+      const std::string efficiency = cell(row, "scaling_efficiency");
+      // Printed to 0.1 %: marked where the printed figure passes 100 (the footnote says why).
+      const bool above = !efficiency.empty() && std::stod(efficiency) * 100 >= 100.05;
+      above_linear = above_linear || above;
+      const bool starved_here = cell(row, "single_gpu_bottleneck") == "data-loading-bound";
+      starved = starved || starved_here;
+      line.push_back(efficiency.empty() ? std::string("not computed")
+                                        : number(row, "scaling_efficiency", 100, 1, "%") +
+                                              (above ? kAboveLinearMark : "") +
+                                              (starved_here ? kStarvedBaselineMark : ""));
       line.push_back(number(row, "iteration_time_s", 1e3, 2, ""));
       line.push_back(number(row, "comm_share", 100, 1, "%"));
       line.push_back(number(row, "exposed_comm_share", 100, 1, "%"));
@@ -152,6 +171,29 @@ void print_table(const SweepPlan& plan, const CsvTable& csv) {
   if (csv.rows.size() > kMaxRows) {
     std::printf("... %zu more rows in results.csv\n", csv.rows.size() - kMaxRows);
   }
+  if (above_linear) std::printf("%s\n", above_linear_footnote().c_str());
+  if (starved) std::printf("%s\n", starved_baseline_footnote().c_str());
+  // Warnings the points' results carry (results.csv `notes`), each once with the points it holds
+  // for: a flat sweep over CPU cores says why (a worker cap or the store binds).
+  std::vector<std::pair<std::string, std::vector<std::string>>> warnings;
+  const std::string mark = "; warning: ";
+  for (const auto& row : csv.rows) {
+    const std::string notes = cell(row, "notes");
+    for (size_t at = notes.find(mark); at != std::string::npos;) {
+      const size_t next = notes.find(mark, at + mark.size());
+      const std::string w = notes.substr(at + mark.size(), next == std::string::npos
+                                                                ? std::string::npos
+                                                                : next - at - mark.size());
+      auto it = std::find_if(warnings.begin(), warnings.end(),
+                             [&](const auto& e) { return e.first == w; });
+      if (it == warnings.end()) it = warnings.insert(warnings.end(), {w, {}});
+      it->second.push_back(cell(row, "point"));
+      at = next;
+    }
+  }
+  for (const auto& [w, points] : warnings)
+    std::printf("warning (point%s %s): %s\n", points.size() == 1 ? "" : "s",
+                fmt::format("{}", fmt::join(points, ",")).c_str(), w.c_str());
 }
 
 // Per point besides its simulation: a process started, the model built, two files written

@@ -11,10 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "sim/cost/compute_cost.h"
 #include "sim/cost/memory_fit.h"
+#include "sim/cost/model_flops.h"
 #include "sim/cost/resource_estimate.h"
 #include "sim/cost/shard_units.h"
 #include "sim/cost/symmetry.h"
+#include "sim/data/loader_advice.h"
 #include "sim/engine/data_feed_factory.h"
 #include "sim/engine/link_usage.h"
 #include "sim/engine/run_context.h"
@@ -179,6 +182,14 @@ void summarise(const RunContext& ctx, const Model& model, int full_gpus, Simulat
   r->model_trainable_parameters = model.params();
   r->model_parameters = model.params() + model.frozen_params();
   r->model_forward_flops_per_sample = model.fwd_flops();
+  const TransformerFlops flops = transformer_flops(model);
+  if (flops.transformer) {
+    r->tokens_per_sample = flops.tokens_per_sample;
+    r->model_flops_per_token = flops.model_flops_per_token();
+    r->hardware_flops_per_token =
+        flops.hardware_flops_per_token(s.training.activation_checkpointing);
+    r->peak_flops_per_gpu = matmul_peak(s.cluster.gpu, s.training.precision);
+  }
   ctx.sync->report(r);
 }
 
@@ -240,6 +251,15 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
     collectives.push_back({{}, scenario.sync.buffer_broadcast, 0});
   for (std::string& w : alpha_beta_warnings(scenario, collectives))
     warnings.push_back(std::move(w));
+  // A loader slower than training that more CPU cores would not speed up says what binds.
+  const double step_alone = plan.compute.step_time(scenario.training.gradient_accumulation);
+  if (step_alone > 0) {
+    const std::string loader = loader_limit_warning(
+        scenario,
+        scenario.training.batch_per_gpu * scenario.training.gradient_accumulation / step_alone,
+        plan.compute.h2d_bandwidth);
+    if (!loader.empty()) warnings.push_back(loader);
+  }
 
   EngineCommandLine command_line(/*stoppable=*/options.max_wall_seconds > 0);
   simgrid::s4u::Engine engine(&command_line.argc, command_line.argv);
@@ -368,6 +388,7 @@ SimulationResult simulate(const Scenario& scenario, const SimOptions& options) {
             ? result
             : run(single_gpu_baseline(scenario), quiet);
     result.single_gpu_samples_per_second = one.samples_per_second;
+    result.single_gpu_bottleneck = one.bottleneck;
     if (one.samples_per_second > 0)
       result.scaling_efficiency =
           result.samples_per_second / (result.gpus * one.samples_per_second);

@@ -111,6 +111,15 @@ struct SimulationResult {
   int64_t model_parameters = 0;
   int64_t model_trainable_parameters = 0;
   double model_forward_flops_per_sample = 0;
+  // Transformers (model_flops.h, PaLM appendix B); all 0 for other models.
+  double tokens_per_sample = 0;
+  double model_flops_per_token = 0;     // 6N + 12 L H Q T
+  double hardware_flops_per_token = 0;  // plus the forward recomputed under checkpointing
+  double peak_flops_per_gpu = 0;        // datasheet dense matmul peak at the training precision
+  double tokens_per_second() const { return samples_per_second * tokens_per_sample; }
+  double tokens_per_second_per_gpu() const { return gpus > 0 ? tokens_per_second() / gpus : 0; }
+  double mfu() const;  // model FLOPs utilisation, 0 for a model without attention
+  double hfu() const;  // hardware FLOPs utilisation (recomputation counted)
   int gpus = 0;
   int nodes = 0;
   double global_batch = 0;    // samples per optimizer step, all GPUs
@@ -119,6 +128,9 @@ struct SimulationResult {
   double single_gpu_samples_per_second = 0;      // the same GPU alone (baseline run); 0 = not
                                                  // computed (--no-baseline): null in results
   double scaling_efficiency = 0;                 // samples_per_second / (gpus * single-GPU rate)
+  // The baseline's own bottleneck ("" without one): a data-loading-bound baseline makes the
+  // efficiency compare two loader-starved runs (llm_units.h says so wherever it prints).
+  std::string single_gpu_bottleneck;
   Breakdown breakdown;                           // mean over GPUs
   Breakdown slowest_gpu;                         // the GPU with the largest compute time
   double comm_time = 0;                          // mean per GPU: time its sync stream was busy

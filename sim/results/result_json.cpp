@@ -138,6 +138,22 @@ json trace_args_json(const TraceEvent& e) {
   return args;
 }
 
+// Transformers' units (model_flops.h): tokens/s, per GPU, MFU and HFU with what they rest on;
+// null for a model without attention.
+static json llm_json(const SimulationResult& r) {
+  if (!(r.tokens_per_sample > 0)) return nullptr;
+  return {{"tokens_per_sample", checked(r.tokens_per_sample, "tokens_per_sample")},
+          {"tokens_per_second", checked(r.tokens_per_second(), "tokens_per_second")},
+          {"tokens_per_second_per_gpu",
+           checked(r.tokens_per_second_per_gpu(), "tokens_per_second_per_gpu")},
+          {"model_flops_per_token", checked(r.model_flops_per_token, "model_flops_per_token")},
+          {"hardware_flops_per_token",
+           checked(r.hardware_flops_per_token, "hardware_flops_per_token")},
+          {"peak_flops_per_gpu", checked(r.peak_flops_per_gpu, "peak_flops_per_gpu")},
+          {"mfu", checked(r.mfu(), "mfu")},
+          {"hfu", checked(r.hfu(), "hfu")}};
+}
+
 json result_to_json(const SimulationResult& r) {
   json j;
   j["scenario"] = r.scenario;
@@ -148,6 +164,7 @@ json result_to_json(const SimulationResult& r) {
       checked(r.model_forward_flops_per_sample, "model_forward_flops_per_sample");
   j["gpus"] = r.gpus;
   j["nodes"] = r.nodes;
+  j["llm"] = llm_json(r);
   j["global_batch"] = checked(r.global_batch, "global_batch");
   j["iteration_time_s"] = checked(r.iteration_time, "iteration_time");
   j["samples_per_second"] = checked(r.samples_per_second, "samples_per_second");
@@ -158,6 +175,7 @@ json result_to_json(const SimulationResult& r) {
                : json(nullptr);
   j["scaling_efficiency"] =
       baseline ? json(checked(r.scaling_efficiency, "scaling_efficiency")) : json(nullptr);
+  j["single_gpu_bottleneck"] = baseline ? json(r.single_gpu_bottleneck) : json(nullptr);
   j["breakdown"] = breakdown_json(r.breakdown);
   j["slowest_gpu_breakdown"] = breakdown_json(r.slowest_gpu);
   j["comm_time_s"] = checked(r.comm_time, "comm_time");
@@ -230,6 +248,13 @@ SimulationResult result_from_json(const json& j) {
   r.model_trainable_parameters = j.value("model_trainable_parameters", int64_t{0});
   r.model_forward_flops_per_sample = j.value("model_forward_flops_per_sample", 0.0);
   r.gpus = j.at("gpus").get<int>();
+  // Absent from results written before the LLM units; null for a model without attention.
+  if (const auto llm = j.find("llm"); llm != j.end() && llm->is_object()) {
+    r.tokens_per_sample = llm->value("tokens_per_sample", 0.0);
+    r.model_flops_per_token = llm->value("model_flops_per_token", 0.0);
+    r.hardware_flops_per_token = llm->value("hardware_flops_per_token", 0.0);
+    r.peak_flops_per_gpu = llm->value("peak_flops_per_gpu", 0.0);
+  }
   r.nodes = j.at("nodes").get<int>();
   r.global_batch = j.at("global_batch").get<double>();
   r.iteration_time = j.at("iteration_time_s").get<double>();
@@ -238,6 +263,8 @@ SimulationResult result_from_json(const json& j) {
   r.single_gpu_samples_per_second = one.is_null() ? 0 : one.get<double>();
   const json& efficiency = j.at("scaling_efficiency");
   r.scaling_efficiency = efficiency.is_null() ? 0 : efficiency.get<double>();
+  if (const auto b = j.find("single_gpu_bottleneck"); b != j.end() && b->is_string())
+    r.single_gpu_bottleneck = b->get<std::string>();
   r.breakdown = breakdown_from(j.at("breakdown"));
   r.slowest_gpu = breakdown_from(j.at("slowest_gpu_breakdown"));
   r.comm_time = j.at("comm_time_s").get<double>();

@@ -41,4 +41,26 @@ std::string superlinear_note(const Scenario& scenario, const SimulationResult& m
                      100 * many.scaling_efficiency, reasons);
 }
 
+std::string above_linear_footnote() {
+  return fmt::format(
+      "{} above 100 %: scaling efficiency compares with one GPU running the same per-GPU batch "
+      "and the whole optimizer update; sync.sharding divides the update (and its state) over "
+      "the GPUs, so each GPU's step is shorter than the lone GPU's",
+      kAboveLinearMark);
+}
+
+std::string starved_baseline_footnote() {
+  return fmt::format(
+      "{} against a loader-starved baseline: the lone GPU waits for data too, so the efficiency "
+      "compares two data-loading-bound runs, not the GPUs (`ddpsim dataload --find cores`)",
+      kStarvedBaselineMark);
+}
+
+std::string starved_baseline_line(const SimulationResult& r) {
+  if (r.single_gpu_bottleneck != "data-loading-bound") return "";
+  return "scaling note    the 1-GPU baseline is data-loading-bound too: the scaling efficiency "
+         "compares two loader-starved runs, not the GPUs (`ddpsim dataload --find cores` says "
+         "what feeds them)\n";
+}
+
 }  // namespace ddpsim

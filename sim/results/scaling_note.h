@@ -15,4 +15,15 @@ namespace ddpsim {
 std::string superlinear_note(const Scenario& scenario, const SimulationResult& many,
                              const SimulationResult& one);
 
+// What a table's scaling efficiency compares against where it could mislead, as a mark on the
+// cell and a footnote under the table (sweep, compare), in the same words everywhere:
+// above 100 %: the baseline GPU runs the whole optimizer update, which sharding divides;
+inline constexpr const char* kAboveLinearMark = "^";
+std::string above_linear_footnote();
+// a baseline that itself waits for data: the figure compares two loader-starved runs.
+inline constexpr const char* kStarvedBaselineMark = "~";
+std::string starved_baseline_footnote();
+// The summary's line for the second case ("" unless the baseline is data-loading-bound).
+std::string starved_baseline_line(const SimulationResult& result);
+
 }  // namespace ddpsim

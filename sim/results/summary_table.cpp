@@ -6,6 +6,8 @@
 #include <string_view>
 
 #include "sim/cost/iteration_plan.h"
+#include "sim/results/llm_units.h"
+#include "sim/results/scaling_note.h"
 #include "sim/util/units.h"
 
 namespace ddpsim {
@@ -134,6 +136,8 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
     out += fmt::format("throughput      {:>12} {}/s{}\n", rate(r.samples_per_second),
                        model.sample_unit, one_gpu);
   }
+  out += llm_summary_lines(s, r);
+  out += starved_baseline_line(r);
   const Breakdown& b = r.breakdown;
   const double t = r.iteration_time;
   if (bands.present)

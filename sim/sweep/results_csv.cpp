@@ -26,6 +26,11 @@ std::string baseline(const SimulationResult& r, double v) {
   return r.single_gpu_samples_per_second > 0 ? num(v) : std::string();
 }
 
+// The LLM units exist for transformers only: no number for other models.
+std::string llm(const SimulationResult& r, double v) {
+  return r.tokens_per_sample > 0 ? num(v) : std::string();
+}
+
 const char* const kProvenanceColumns[] = {"ddpsim_version", "source_commit", "inputs_sha256"};
 
 // Bytes per gradient element on the wire (sync.gradient_dtype: fp32 4, fp16/bf16 2). The hook
@@ -102,6 +107,14 @@ const std::vector<ResultColumn>& result_columns() {
       {"bottleneck", [](const R& r) { return r.bottleneck; }},
       {"data_rate_per_gpu", [](const R& r) { return num(r.data_rate_per_gpu); }},
       {"train_rate_per_gpu", [](const R& r) { return num(r.train_rate_per_gpu); }},
+      // Transformers only (model_flops.h); empty for a model without attention.
+      {"tokens_per_second", [](const R& r) { return llm(r, r.tokens_per_second()); }},
+      {"tokens_per_second_per_gpu",
+       [](const R& r) { return llm(r, r.tokens_per_second_per_gpu()); }},
+      {"model_flops_per_token", [](const R& r) { return llm(r, r.model_flops_per_token); }},
+      {"mfu", [](const R& r) { return llm(r, r.mfu()); }},
+      {"hfu", [](const R& r) { return llm(r, r.hfu()); }},
+      {"single_gpu_bottleneck", [](const R& r) { return r.single_gpu_bottleneck; }},
       {"memory_total_bytes", [](const R& r) { return num(r.memory.total); }},
       {"memory_capacity_bytes", [](const R& r) { return num(r.memory.capacity); }},
       {"memory_fits", [](const R& r) { return flag(r.memory.fits); }},
