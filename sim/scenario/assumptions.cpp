@@ -247,7 +247,8 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "what NCCL's sockets reach of the port: public socket runs on RDMA-capable wires reached "
        "3-12x below RDMA (docs/transports.md: Polaris, AWS g6, DGX Spark, horovod#476)",
        "TCP network: run nccl-tests all_reduce_perf on two nodes with NCCL_IB_DISABLE=1, then "
-       "`ddpsim calibrate --fit-platform` (fits nic.efficiency under transport: tcp)"},
+       "`ddpsim calibrate --fit-platform` (under transport: tcp it fits nic.bandwidth with this "
+       "efficiency held: their product, all the efficiency scales, is then measured)"},
       {"compute.efficiency",
        "roofline compute efficiency",
        "",
