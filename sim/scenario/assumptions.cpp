@@ -6,6 +6,7 @@
 #include "sim/cost/normal_maximum.h"
 #include "sim/cost/transport_rates.h"
 #include "sim/model/attention_choice.h"
+#include "sim/scenario/collective_algorithms.h"
 
 namespace ddpsim {
 namespace {
@@ -45,20 +46,15 @@ bool nccl_latency_in_use(const Scenario& s) {
   const bool flow = y.mode == CollectiveMode::kFlow;
   if (y.sharding.strategy != Sharding::kNone) {
     // Reduce-scatter and all-gather run the ring in the scenario's mode (make_collective).
-    const bool nccl_algorithm = y.algorithm == AllReduceAlgorithm::kRing ||
-                                y.algorithm == AllReduceAlgorithm::kTree ||
-                                y.algorithm == AllReduceAlgorithm::kAuto;
-    return flow && (nccl_algorithm || y.sharding.strategy == Sharding::kHybrid);
+    const bool nccl_ring = collective_algorithm(y.algorithm).sharded == ShardedRun::kRing;
+    return flow && (nccl_ring || y.sharding.strategy == Sharding::kHybrid);
   }
-  switch (y.algorithm) {
-    case AllReduceAlgorithm::kTree:
-    case AllReduceAlgorithm::kNvls:
+  switch (collective_algorithm(y.algorithm).nccl_latency) {
+    case NcclLatencyUse::kAlways:
       return true;
-    case AllReduceAlgorithm::kRing:
-    case AllReduceAlgorithm::kAuto:
+    case NcclLatencyUse::kFlowMode:
       return flow;
-    case AllReduceAlgorithm::kHalvingDoubling:
-    case AllReduceAlgorithm::kHierarchical:
+    case NcclLatencyUse::kNever:
       return false;
   }
   return false;
