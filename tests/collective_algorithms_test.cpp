@@ -10,14 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/simulation.h"
 #include "sim/engine/sync_factory.h"
 #include "sim/scenario/enum_names.h"
+#include "sim/scenario/scenario_loader.h"
+#include "sim/util/input_error.h"
 
 namespace ddpsim {
 namespace {
 
 const std::vector<std::string> kNames = {"ring", "tree", "halving-doubling", "hierarchical",
-                                         "auto", "nvls"};
+                                         "auto", "nvls", "pat"};
 
 TEST(CollectiveAlgorithms, EveryNameHasOneRowAndItsConstructors) {
   std::set<std::string> names;
@@ -75,6 +78,69 @@ TEST(CollectiveAlgorithms, NcclLatencyAndChunkedModeFollowNccl) {
     EXPECT_EQ(row.chunked_mode, row.id == AllReduceAlgorithm::kRing ||
                                     row.id == AllReduceAlgorithm::kAuto)
         << row.name;
+}
+
+// ---------------------------------------------------------------- PAT
+
+// A sharded job of one GPU per node (zero3, MLP): NCCL 2.23's choice for its all-gathers and
+// reduce-scatters.
+const char* kSingleGpuNodes = R"(name: pat
+cluster:
+  nodes: 16
+  gpus_per_node: 1
+  gpu: a100-sxm-80gb
+  intra_node: {kind: nvswitch, bandwidth: 300GB/s, latency: 1us}
+  pcie: 32GB/s
+  nic: {count: 1, bandwidth: 100Gbps, latency: 2us}
+model: {name: mlp, layers: [1024, 1024, 1024, 10]}
+training: {batch_per_gpu: 8, precision: bf16, optimizer: adam, iterations: 3, warmup: 1}
+sync: {strategy: allreduce, algorithm: pat, latency_model: alpha, sharding: zero3, overlap: false}
+compute: {mode: roofline, efficiency: 0.5}
+)";
+
+std::string load_error(const std::vector<std::string>& overrides) {
+  try {
+    parse_scenario_text(kSingleGpuNodes, "pat.yaml", overrides);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CollectiveAlgorithms, PatRunsShardedCallsOfOneGpuPerNodeOnly) {
+  EXPECT_EQ(load_error({}), "");
+  const std::string no_sharding = load_error({"sync.sharding=none"});
+  EXPECT_NE(no_sharding.find("pat.yaml:"), std::string::npos) << no_sharding;
+  EXPECT_NE(no_sharding.find("sync.algorithm: pat prices all-gather and reduce-scatter only"),
+            std::string::npos)
+      << no_sharding;
+  EXPECT_NE(no_sharding.find("ring, tree, halving-doubling, hierarchical, auto, nvls"),
+            std::string::npos)
+      << no_sharding;
+  const std::string eight = load_error({"cluster.nodes=2", "cluster.gpus_per_node=8"});
+  EXPECT_NE(eight.find("sync.algorithm: pat needs one GPU per node"), std::string::npos) << eight;
+  EXPECT_NE(eight.find("this cluster has 8 GPUs per node"), std::string::npos) << eight;
+}
+
+TEST(CollectiveAlgorithms, PatShortensAShardedStepOnlyByTheRingsLatencies) {
+  const Scenario pat = parse_scenario_text(kSingleGpuNodes, "pat.yaml");
+  const Scenario ring = parse_scenario_text(kSingleGpuNodes, "pat.yaml", {"sync.algorithm=ring"});
+  const SimulationResult a = simulate(pat, {TraceGpus::none(), false});
+  const SimulationResult b = simulate(ring, {TraceGpus::none(), false});
+  // Without overlap every call is exposed: 3 calls per unit of 3 linears, each 15 - 4 = 11
+  // latencies shorter (ceil(log2 16) = 4 steps against 15), the same bytes.
+  EXPECT_LT(a.breakdown.exposed_comm, b.breakdown.exposed_comm);
+  const double saved = b.breakdown.exposed_comm - a.breakdown.exposed_comm;
+  const double per_latency = saved / (3 * 3 * 11);
+  EXPECT_GT(per_latency, 2e-6);  // at least the NIC's latency per message
+  EXPECT_LT(per_latency, 20e-6);
+  EXPECT_NEAR(a.breakdown.forward, b.breakdown.forward, 1e-12);
+  EXPECT_NE(a.notes.find("pat"), std::string::npos);
+  // The resource guard counts its ceil(log2 p) messages per rank and call.
+  GuardShape g;
+  g.p = 16;
+  const GuardFigures f = collective_algorithm(AllReduceAlgorithm::kPat).sharded_guard(g);
+  EXPECT_EQ(f.messages, 16 * 4);
 }
 
 }  // namespace

@@ -120,6 +120,9 @@ std::vector<std::string> alpha_beta_warnings(const Scenario& s,
   return check_alpha_beta_use(it->second, s.cluster, bytes, s.sync.alpha_beta_table, where);
 }
 
+// NCCL's PAT all-gather and reduce-scatter (pat_collective.cpp).
+std::unique_ptr<AllReduce> make_pat_collective(Transport* transport, CollectiveOp op);
+
 namespace {
 
 // The SimGrid half of each row of collective_algorithms(): what builds its calls.
@@ -158,6 +161,7 @@ const Constructors kConstructors[] = {
        return make_nvls_allreduce(t, s.sync.channels, cost);
      },
      nullptr},
+    {AllReduceAlgorithm::kPat, nullptr, make_pat_collective},
 };
 
 const Constructors& constructors(AllReduceAlgorithm id) {

@@ -39,6 +39,22 @@ GuardFigures hierarchical(const GuardShape& g) {
   return {3 * g.p, 3 * g.p, "hierarchical: three ring phases of one flow per edge"};
 }
 
+// PAT: ceil(log2 p) steps, one message per rank and step, each paying its latency.
+GuardFigures pat(const GuardShape& g) {
+  const double steps = std::ceil(std::log2(g.p));
+  return {g.p * steps, g.p * steps, "pat: ceil(log2 p) messages per rank per call"};
+}
+
+// NCCL enables PAT only where every rank is its own node (ncclPatEnable: nNodes == nRanks;
+// docs/scale.md).
+std::string pat_unsupported(const ClusterSpec& c) {
+  if (c.gpus_per_node == 1) return "";
+  return "pat needs one GPU per node: NCCL runs PAT only where every rank is its own node "
+         "(ncclPatEnable: nNodes == nRanks); this cluster has " +
+         std::to_string(c.gpus_per_node) +
+         " GPUs per node; allowed with several GPUs per node: ring, auto (NCCL's ring)";
+}
+
 }  // namespace
 
 const std::vector<CollectiveAlgorithm>& collective_algorithms() {
@@ -126,6 +142,19 @@ const std::vector<CollectiveAlgorithm>& collective_algorithms() {
        .guard = nvls,
        .sharded_guard = nullptr,
        .unsupported = nullptr},  // parse_sync.cpp's check_nvls (NCCL's tuning decides)
+      {.id = A::kPat,
+       .name = "pat",
+       .nccl_tuner_id = "NCCL_ALGO_PAT",
+       .all_reduce = false,
+       .sharded = S::kOwn,
+       .chunked_mode = false,
+       .nccl_latency = L::kNever,
+       .tree_flows = false,
+       .not_folded = "pat is not folded (its log-step partners span the whole cluster)",
+       .not_folded_sharded = nullptr,
+       .guard = nullptr,
+       .sharded_guard = pat,
+       .unsupported = pat_unsupported},
   };
   return rows;
 }

@@ -180,7 +180,7 @@ struct TrainingSpec {
 // ---------------------------------------------------------------- synchronisation
 
 enum class SyncStrategy { kAllReduce, kParameterServer, kLocalSgd };
-enum class AllReduceAlgorithm { kRing, kTree, kHalvingDoubling, kHierarchical, kAuto, kNvls };
+enum class AllReduceAlgorithm { kRing, kTree, kHalvingDoubling, kHierarchical, kAuto, kNvls, kPat };
 enum class CollectiveMode { kFlow, kChunked };  // flow: one flow per ring edge; chunked: per step
 // What a ring/tree call charges besides its flows: NCCL's tuning model (sim/cost/nccl_tuning.h)
 // or the plain 2(p-1) alpha of the message latencies.
