@@ -15,7 +15,7 @@
 #include "sim/profile/alpha_beta_use.h"
 #include "sim/profile/platform_file.h"
 #include "sim/profile/profile_yaml.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/uncertainty/ledger.h"
 #include "tests/test_process.h"
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "sim/profile/platform_file.h"
-#include "sim/scenario/assumptions.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/ledger/assumptions.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/uncertainty/ledger.h"
 #include "tests/test_process.h"
 

@@ -1,7 +1,7 @@
 // The scenario loader: the bundled default, defaults of scenario.h, every section's keys,
 // --set overrides and their error locations, GPU presets, the resolved-scenario JSON, and a table
 // of bad scenario files, each with its exact line:column and message.
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

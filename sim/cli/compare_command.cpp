@@ -35,7 +35,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/uncertainty/draw_runner.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/uncertainty/uncertainty.h"

@@ -22,7 +22,7 @@
 #include "sim/data/loader_rates.h"
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/util/units.h"
 
 namespace ddpsim::cli {

@@ -17,7 +17,7 @@
 #include "sim/profile/nccl_tests_format.h"
 #include "sim/scenario/collective_algorithms.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/util/input_error.h"
 #include "sim/util/units.h"
 

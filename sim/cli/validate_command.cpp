@@ -39,7 +39,7 @@
 #include "sim/cli/option_checks.h"
 #include "sim/engine/simulation.h"
 #include "sim/results/result_json.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/sweep/process_pool.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/uncertainty/uncertainty.h"

@@ -407,7 +407,7 @@ struct Scenario {
   uint64_t seed = 1;  // all randomness is drawn from this
   // Dotted keys the user wrote (file or --set), read or not by a section parser; and the keys
   // the top-level `assumed:` list marks as written from an assumption rather than known or
-  // measured (sim/scenario/assumptions.h: the ledger treats those as defaults).
+  // measured (sim/ledger/assumptions.h: the ledger treats those as defaults).
   std::set<std::string> stated;
   std::set<std::string> assumed;
 };

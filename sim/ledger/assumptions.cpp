@@ -1,4 +1,4 @@
-#include "sim/scenario/assumptions.h"
+#include "sim/ledger/assumptions.h"
 
 #include <limits>
 #include <memory>

@@ -9,7 +9,7 @@
 
 #include "sim/cost/nccl_tuning.h"
 #include "sim/scenario/collective_algorithms.h"
-#include "sim/scenario/scenario_sections.h"
+#include "sim/input/scenario_sections.h"
 
 namespace ddpsim {
 namespace {
