@@ -480,6 +480,9 @@ TEST(ScenarioNames, PublicNameFunctionsPrintWhatTheLoaderAccepts) {
     std::vector<std::string> set = {std::string("sync.algorithm=") + algorithm_name(e.value)};
     if (e.value == AllReduceAlgorithm::kNvls)
       set.insert(set.begin(), {"cluster.gpu=h100-sxm-80gb", "cluster.intra_node.kind=nvswitch"});
+    // pat: NCCL's sharded all-gather and reduce-scatter, one GPU per node.
+    if (e.value == AllReduceAlgorithm::kPat)
+      set.insert(set.begin(), {"cluster.gpus_per_node=1", "sync.sharding=zero3"});
     Scenario s = parse(kBase, set);
     EXPECT_EQ(s.sync.algorithm, e.value);
   }
