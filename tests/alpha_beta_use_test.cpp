@@ -11,7 +11,8 @@
 
 #include "sim/engine/simulation.h"
 #include "sim/profile/profile_yaml.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/scenario/gpu_aliases.h"
+#include "sim/input/scenario_loader.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

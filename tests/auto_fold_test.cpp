@@ -12,8 +12,8 @@
 
 #include "sim/cost/symmetry.h"
 #include "sim/engine/simulation.h"
-#include "sim/scenario/assumptions.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/ledger/assumptions.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/uncertainty/uncertainty.h"
 #include "tests/scope_agreement.h"
 

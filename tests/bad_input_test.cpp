@@ -89,7 +89,7 @@ const std::vector<BadInput>& bad_inputs() {
        "sync.fsdp.backward_prefetch: unknown value 'early'; allowed: pre, post, none"},
       {"algorithm_unknown.yaml", kSimulate, "12:14",
        "sync.algorithm: unknown value 'butterfly'; allowed: ring, tree, "
-       "halving-doubling, hierarchical, auto, nvls"},
+       "halving-doubling, hierarchical, auto, nvls, pat"},
       {"nvls_without_sharp.yaml", kSimulate, "11:14",
        "sync.algorithm: nvls needs NVLink SHARP: cluster.intra_node.kind nvswitch, at least 3 "
        "GPUs per node (NCCL enables NVLS above 2) and a GPU of compute capability 9.0 or later "

@@ -12,7 +12,7 @@
 #include "sim/calibration/collective_sweep_sim.h"
 #include "sim/calibration/platform_fit.h"
 #include "sim/profile/nccl_tests_import.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -15,7 +15,7 @@
 #include "sim/engine/scheduled_allreduce.h"
 #include "sim/engine/simulation.h"
 #include "sim/engine/sync_factory.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "tests/sim_harness.h"
 #include "tests/worker_loop.h"
 

@@ -10,7 +10,7 @@
 
 #include "sim/model/model_zoo.h"
 #include "sim/profile/profile_yaml.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/uncertainty/ledger.h"
 
 namespace ddpsim {

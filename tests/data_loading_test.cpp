@@ -13,7 +13,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/platform/cluster_platform.h"
 #include "sim/profile/profile_yaml.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 
 namespace ddpsim {
 namespace {

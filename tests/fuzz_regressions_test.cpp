@@ -10,7 +10,7 @@
 #include <string>
 
 #include "sim/profile/nccl_tests_import.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/util/utf8.h"
 #include "tests/fuzz/nccl_tests_check.h"
 #include "tests/fuzz/profile_check.h"

@@ -11,7 +11,7 @@
 #include "sim/cost/memory_fit.h"
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/scenario_json.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/util/input_error.h"
 
 namespace ddpsim {

@@ -18,7 +18,7 @@
 #include "sim/data/loader_rates.h"
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/uncertainty/latin_hypercube.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/uncertainty/uncertainty.h"

@@ -16,7 +16,7 @@
 #include "sim/collectives/link_meter.h"
 #include "sim/engine/simulation.h"
 #include "sim/results/summary_table.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "tests/nic_bound_cluster.h"
 #include "tests/sim_harness.h"
 

@@ -7,7 +7,8 @@
 
 #include <string>
 
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
+#include "sim/ledger/assumptions.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {
@@ -17,6 +18,9 @@ using testing::run_program;
 
 const testing::ScratchFolder scratch("ddpsim-loader-advice");
 const std::string kScenario = DDPSIM_SOURCE_DIR "/scenarios/data-loading.yaml";
+// The decode row's range, as dataload --find cores reads it from the ledger.
+const DecodeRange kDecode = {find_assumption_row("data.decode.samples_per_core")->low,
+                             find_assumption_row("data.decode.samples_per_core")->high};
 
 // scenarios/data-loading.yaml: 8 A100s per node each training 2470 images/s, 275 images/s per
 // core. By hand: workers per GPU ceil(2470 / 275) = ceil(8.98) = 9; cores per node
@@ -24,7 +28,7 @@ const std::string kScenario = DDPSIM_SOURCE_DIR "/scenarios/data-loading.yaml";
 // at its 0.5x (137.5/core) ceil(143.7) = 144.
 TEST(LoaderAdvice, CoresToFeedEightA100sByHand) {
   const Scenario s = load_scenario(kScenario, {});
-  const CoresAnswer a = cores_to_feed(s, 2470);
+  const CoresAnswer a = cores_to_feed(s, 2470, kDecode);
   EXPECT_EQ(a.workers_per_gpu, 9);
   EXPECT_EQ(a.cores_per_node, 72);
   EXPECT_EQ(a.cores_fast, 36);
@@ -35,7 +39,7 @@ TEST(LoaderAdvice, CoresToFeedEightA100sByHand) {
   // A shared store of 1 GB/s for the node's 8 GPUs: 125 MB/s each / 110 KB = 1,136 images/s.
   const Scenario shared =
       load_scenario(kScenario, {"data.storage.kind=shared", "data.storage.bandwidth=1GB/s"});
-  EXPECT_EQ(cores_to_feed(shared, 2470).other_limit, "storage 1,136 samples/s per GPU");
+  EXPECT_EQ(cores_to_feed(shared, 2470, kDecode).other_limit, "storage 1,136 samples/s per GPU");
 }
 
 TEST(LoaderAdvice, WarnsWhenTheWorkerCapOrTheStoreBindsNotWhenCoresDo) {

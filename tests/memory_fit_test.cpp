@@ -11,7 +11,7 @@
 
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 
 namespace ddpsim {
 namespace {

@@ -15,7 +15,7 @@
 #include "sim/model/hf_config.h"
 #include "sim/model/model_file.h"
 #include "sim/model/model_zoo.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/util/inputs_read.h"
 #include "sim/util/sha256.h"
 #include "tests/test_process.h"

@@ -11,7 +11,7 @@
 #include "sim/cost/nccl_tuning.h"
 #include "sim/profile/nccl_tests_format.h"
 #include "sim/profile/nccl_tests_import.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

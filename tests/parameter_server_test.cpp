@@ -18,7 +18,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/engine/sync_factory.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/util/input_error.h"
 #include "tests/sim_harness.h"
 #include "tests/worker_loop.h"

@@ -13,7 +13,7 @@
 #include "sim/cost/collective_formulas.h"
 #include "sim/profile/link_parameters.h"
 #include "sim/profile/platform_file.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/uncertainty/ledger.h"
 #include "tests/test_process.h"
 

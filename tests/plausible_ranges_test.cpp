@@ -2,7 +2,7 @@
 // datasheets; a value outside it is taken as written and reported with the value in bits and
 // bytes and the slip it most likely is (issue 35: `nic: {bandwidth: 400GB/s}`, 3.2 Tb/s per NIC,
 // ran without a word).
-#include "sim/scenario/plausible_ranges.h"
+#include "sim/input/plausible_ranges.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

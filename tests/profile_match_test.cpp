@@ -13,7 +13,7 @@
 
 #include "sim/profile/profile_yaml.h"
 #include "sim/scenario/gpu_presets.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/util/input_error.h"
 #include "tests/test_process.h"
 

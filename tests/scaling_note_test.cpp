@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 
 namespace ddpsim {
 namespace {

@@ -1,7 +1,7 @@
 // The scenario loader: the bundled default, defaults of scenario.h, every section's keys,
 // --set overrides and their error locations, GPU presets, the resolved-scenario JSON, and a table
 // of bad scenario files, each with its exact line:column and message.
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -480,6 +480,9 @@ TEST(ScenarioNames, PublicNameFunctionsPrintWhatTheLoaderAccepts) {
     std::vector<std::string> set = {std::string("sync.algorithm=") + algorithm_name(e.value)};
     if (e.value == AllReduceAlgorithm::kNvls)
       set.insert(set.begin(), {"cluster.gpu=h100-sxm-80gb", "cluster.intra_node.kind=nvswitch"});
+    // pat: NCCL's sharded all-gather and reduce-scatter, one GPU per node.
+    if (e.value == AllReduceAlgorithm::kPat)
+      set.insert(set.begin(), {"cluster.gpus_per_node=1", "sync.sharding=zero3"});
     Scenario s = parse(kBase, set);
     EXPECT_EQ(s.sync.algorithm, e.value);
   }

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/util/input_error.h"
 #include "tests/test_process.h"
 

@@ -202,6 +202,38 @@ TEST(HalvingDoublingReduceScatterAndAllGather, MatchTheirClosedForms) {
   }
 }
 
+// ---------------------------------------------------------------- PAT
+
+// NCCL's PAT (pat_collective.cpp, one GPU per node): Bruck's log-step schedule, on uncontended
+// links (p-1)/p S/B + ceil(log2 p) alpha, the ring's bytes in log2 steps instead of p-1; built
+// through the scenario as the engine builds it.
+TEST(PatReduceScatterAndAllGather, MatchBrucksClosedFormAtEveryRankCount) {
+  for (CollectiveOp op : {kRS, kAG}) {
+    SCOPED_TRACE(collective_op_key(op));
+    for (int p : {2, 3, 5, 8, 12, 64}) {
+      SCOPED_TRACE(p);
+      const ClusterSpec c = make_cluster(p, 1);
+      Outcome o = run(c, from_scenario(c, op, AllReduceAlgorithm::kPat));
+      expect_relative(o.last, (p - 1.0) / p * kS / 25e9 + std::ceil(std::log2(p)) * 3e-6);
+      expect_relative(o.first, o.last);
+      expect_relative(o.sent, (p - 1.0) * kS, 1e-12);  // (p-1) S/p per rank, as the ring's
+      expect_relative(o.received, o.sent, 1e-12);
+    }
+  }
+}
+
+TEST(PatReduceScatterAndAllGather, SavesTheRingsLatenciesAndKeepsItsBandwidth) {
+  // 64 single-GPU nodes: 6 steps against the ring's 63, the same bytes per rank.
+  const ClusterSpec c = make_cluster(64, 1);
+  for (double bytes : {65536.0, kS}) {
+    SCOPED_TRACE(bytes);
+    const Outcome r = run(c, ring(kAG), bytes);
+    const Outcome pat = run(c, from_scenario(c, kAG, AllReduceAlgorithm::kPat), bytes);
+    expect_relative(r.last - pat.last, (63 - 6) * 3e-6);
+    expect_relative(pat.sent, r.sent, 1e-12);
+  }
+}
+
 // ---------------------------------------------------------------- hierarchical
 
 TEST(HierarchicalReduceScatterAndAllGather, MatchThePhaseSumForRailsOfEveryWidth) {

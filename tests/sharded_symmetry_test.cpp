@@ -16,7 +16,7 @@
 
 #include "sim/cost/symmetry.h"
 #include "sim/engine/simulation.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "tests/scope_agreement.h"
 
 namespace ddpsim {

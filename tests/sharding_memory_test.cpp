@@ -8,7 +8,7 @@
 #include "sim/cost/memory_fit.h"
 #include "sim/cost/shard_units.h"
 #include "sim/model/model_zoo.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 
 namespace ddpsim {
 namespace {

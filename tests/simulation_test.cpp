@@ -9,7 +9,7 @@
 #include "sim/cost/iteration_plan.h"
 #include "sim/model/model_zoo.h"
 #include "sim/results/result_json.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "tests/nic_bound_cluster.h"
 
 namespace ddpsim {

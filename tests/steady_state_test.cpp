@@ -13,7 +13,7 @@
 
 #include "sim/engine/simulation.h"
 #include "sim/results/result_json.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 
 namespace ddpsim {
 namespace {

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "sim/engine/simulation.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 
 namespace ddpsim {
 namespace {

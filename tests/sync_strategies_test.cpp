@@ -15,7 +15,7 @@
 #include "sim/cost/iteration_plan.h"
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -3,7 +3,7 @@
 // with NCCL all-reduces, a CPU run with module events), the legacy profiler's plain list, and
 // malformed traces located at their line and column; and a real PyTorch 2.x trace of a GPU run.
 // The importer on a trace recorded in the test (PyTorch 1.13, CPU) is in pytorch_test.cpp.
-#include "sim/profile/torch_trace_import.h"
+#include "sim/input/torch_trace_import.h"
 
 #include <gtest/gtest.h>
 

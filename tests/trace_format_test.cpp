@@ -17,7 +17,7 @@
 #include "sim/engine/trace_selection.h"
 #include "sim/results/hta_trace.h"
 #include "sim/results/result_json.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

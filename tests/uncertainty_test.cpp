@@ -17,7 +17,7 @@
 #include <utility>
 
 #include "sim/engine/simulation.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/uncertainty/latin_hypercube.h"
 #include "sim/uncertainty/ledger.h"
 #include "tests/test_process.h"

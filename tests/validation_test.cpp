@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "sim/scenario/scenario.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/sweep/results_csv.h"
 #include "sim/util/input_error.h"
 #include "sim/validation/case_prediction.h"

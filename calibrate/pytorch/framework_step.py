@@ -26,6 +26,7 @@ import time
 import torch
 
 import export
+import step_clock
 
 
 class Choices:
@@ -87,8 +88,7 @@ def plain_step(model, input_sets, device, precision, loss_mode, clock, repeats, 
     the framework's own step, which the profile's layer times and optimizer are checked
     against (on a CPU, scaled to). Returns the synchronised steps' Stats, the back-to-back
     step's mean seconds and the host's median seconds to launch one step."""
-    import layer_timing
-    autocast, clock_timed = layer_timing.autocast, layer_timing._timed
+    autocast, clock_timed = step_clock.autocast, step_clock.timed
     opt = choices.optimizer("momentum", [p for p in model.parameters() if p.requires_grad])
     turn = [0]
     host = []  # seconds the host takes to launch each step (on a GPU: until the call returns)

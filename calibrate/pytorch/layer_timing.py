@@ -21,74 +21,23 @@ layer kind, which ddpsim uses for layers or models the profile does not have.
 """
 
 import datetime
-import math
 import os
 import platform
 import statistics
-import time
 
 import torch
 
 import ddpsim_yaml
 import export
+import framework_step
 import model_trace
+# The clock and the timed loop live below both this module and framework_step (step_clock.py);
+# these names stay importable from here.
+from step_clock import Clock, Stats, autocast, set_matmul_precision  # noqa: F401
+from step_clock import timed as _timed
 
 ACTIVATION_BYTES = {"fp32": 4, "tf32": 4, "fp16": 2, "bf16": 2}
 OPTIMIZERS = ("sgd", "momentum", "adam")
-
-
-class Stats:
-    def __init__(self, samples):
-        samples = sorted(samples)
-        self.median = statistics.median(samples) if samples else 0.0
-        self.min = samples[0] if samples else 0.0
-        self.max = samples[-1] if samples else 0.0
-        self.repeats = len(samples)
-
-    def as_dict(self):
-        spread = (self.max - self.min) / self.median if self.median > 0 else 0.0
-        return {"median": self.median, "min": self.min, "max": self.max,
-                "repeats": self.repeats, "spread": spread}
-
-
-class Clock:
-    """Timestamps: CUDA events on the current stream, or perf_counter on a CPU."""
-
-    def __init__(self, device):
-        self.cuda = device == "cuda"
-
-    def now(self):
-        if self.cuda:
-            e = torch.cuda.Event(enable_timing=True)
-            e.record()
-            return e
-        return time.perf_counter()
-
-    def seconds(self, stamps):
-        """Times in seconds since the first stamp."""
-        if not self.cuda:
-            return [s - stamps[0] for s in stamps]
-        torch.cuda.synchronize()
-        return [stamps[0].elapsed_time(s) / 1e3 if i else 0.0 for i, s in enumerate(stamps)]
-
-    def sync(self):
-        if self.cuda:
-            torch.cuda.synchronize()
-
-
-def autocast(device, precision):
-    if precision in ("fp16", "bf16"):
-        dtype = torch.float16 if precision == "fp16" else torch.bfloat16
-        if device == "cpu" and precision == "fp16":
-            raise export.ExportError("--precision fp16 autocasts on CUDA only; use bf16 on a CPU")
-        return torch.autocast(device_type=device, dtype=dtype)
-    return torch.autocast(device_type=device, enabled=False)
-
-
-def set_matmul_precision(device, precision):
-    if device == "cuda":
-        torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
-        torch.backends.cudnn.allow_tf32 = precision == "tf32"
 
 
 class StepTimer:
@@ -144,22 +93,6 @@ class Run:
 
     def optimizer_time(self, name):
         return self.optimizers[name].median if name in self.optimizers else 0.0
-
-
-def _timed(work, clock, repeats, warmup, prepare=None):
-    """Stats of `work()` run `repeats` times after `warmup` untimed runs (`prepare()` before
-    each, untimed)."""
-    samples = []
-    for r in range(warmup + repeats):
-        if prepare is not None:
-            prepare()
-        clock.sync()
-        start = clock.now()
-        work()
-        end = clock.now()
-        if r >= warmup:
-            samples.append(clock.seconds([start, end])[1])
-    return Stats(samples)
 
 
 def _time_optimizers(model, clock, repeats, warmup, names, choices):
@@ -303,7 +236,6 @@ def time_model(factory, factory_kwargs, specs, exported, batch, precision, devic
     not scaled: their sum plus the optimizer is checked against the plain step of the same run
     (run.check). The marks without the head start, as --time took them before, are kept there
     for comparison."""
-    import framework_step
     choices = choices or framework_step.Choices()
     clock = Clock(device)
     set_matmul_precision(device, precision)

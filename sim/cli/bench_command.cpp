@@ -24,7 +24,7 @@
 #include "sim/model/model_zoo.h"
 #include "sim/results/result_json.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/util/input_error.h"
 #include "sim/util/isolated.h"
 

@@ -40,7 +40,7 @@
 #include "sim/model/model_zoo.h"
 #include "sim/results/scaling_note.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/uncertainty/draw_runner.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/uncertainty/pair_verdict.h"

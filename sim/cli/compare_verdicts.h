@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sim/cli/compare_cells.h"
-#include "sim/scenario/assumptions.h"
+#include "sim/ledger/assumptions.h"
 #include "sim/uncertainty/pair_verdict.h"
 
 namespace ddpsim::cli {

@@ -27,7 +27,8 @@
 #include "sim/data/loader_rates.h"
 #include "sim/engine/simulation.h"
 #include "sim/model/model_zoo.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
+#include "sim/ledger/assumptions.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/util/units.h"
 
@@ -134,7 +135,9 @@ int find_cores(const Scenario& base, const Model& model) {
   const double step = compute.step_time(base.training.gradient_accumulation);
   const double train =
       base.training.batch_per_gpu * base.training.gradient_accumulation / step;
-  const CoresAnswer a = cores_to_feed(base, train, compute.h2d_bandwidth);
+  const AssumptionRow* decode = find_assumption_row("data.decode.samples_per_core");
+  const CoresAnswer a =
+      cores_to_feed(base, train, {decode->low, decode->high}, compute.h2d_bandwidth);
   const int gpus = base.cluster.gpus_per_node;
   const std::string unit = model.sample_unit + "/s";
   const SimulationResult at = run_with_cores(base, a.cores_per_node, a.workers_per_gpu);

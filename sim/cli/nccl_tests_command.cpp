@@ -15,8 +15,9 @@
 #include "sim/cost/nccl_tuning.h"
 #include "sim/engine/sync_factory.h"
 #include "sim/profile/nccl_tests_format.h"
+#include "sim/scenario/collective_algorithms.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/util/input_error.h"
 #include "sim/util/units.h"
 
@@ -65,15 +66,24 @@ int run() {
       throw InputError(kCommandLine, "--algorithm: unknown algorithm '" + opts.algorithm +
                                          "'; allowed: " + enum_choices<AllReduceAlgorithm>());
     scenario.sync.algorithm = *algorithm;
+    const CollectiveAlgorithm& row = collective_algorithm(*algorithm);
     const std::string unsupported =
-        *algorithm == AllReduceAlgorithm::kNvls ? nvls_unsupported_reason(scenario.cluster) : "";
+        *algorithm == AllReduceAlgorithm::kNvls ? nvls_unsupported_reason(scenario.cluster)
+        : row.unsupported != nullptr            ? row.unsupported(scenario.cluster)
+                                                : "";
     if (!unsupported.empty()) throw InputError(kCommandLine, "--algorithm " + unsupported);
   }
-  if (scenario.sync.algorithm == AllReduceAlgorithm::kNvls && *op != CollectiveOp::kAllReduce)
-    throw InputError(kCommandLine, "--op " + opts.op +
-                                       ": NVLS is modelled for all_reduce only; use --algorithm "
+  const CollectiveAlgorithm& row = collective_algorithm(scenario.sync.algorithm);
+  if (*op != CollectiveOp::kAllReduce && row.sharded == ShardedRun::kRefused)
+    throw InputError(kCommandLine, "--op " + opts.op + ": " + row.name +
+                                       " is modelled for all_reduce only; use --algorithm "
                                        "ring or auto (NCCL's ring) for " +
                                        opts.op);
+  if (*op == CollectiveOp::kAllReduce && !row.all_reduce)
+    throw InputError(kCommandLine, "--op all_reduce: " + std::string(row.name) +
+                                       " prices all_gather and reduce_scatter only; use "
+                                       "--algorithm " + all_reduce_algorithm_names() +
+                                       " for all_reduce");
   // A collective moves data between GPUs: on one there is nothing to time (rows of zero time).
   if (scenario.cluster.total_gpus() < 2)
     throw InputError(kCommandLine,

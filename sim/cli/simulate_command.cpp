@@ -17,7 +17,7 @@
 #include "sim/results/result_json.h"
 #include "sim/results/summary_table.h"
 #include "sim/scenario/scenario_json.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
 #include "sim/validation/residual_file.h"

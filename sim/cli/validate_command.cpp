@@ -44,7 +44,7 @@
 #include "sim/cli/option_checks.h"
 #include "sim/engine/simulation.h"
 #include "sim/results/result_json.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/sweep/process_pool.h"
 #include "sim/sweep/run_progress.h"
 #include "sim/uncertainty/draw_runner.h"

@@ -55,9 +55,4 @@ TransformerFlops transformer_flops(const Model& model) {
   return f;
 }
 
-double flops_utilisation(double flops_per_token, double tokens_per_second, int gpus, double peak) {
-  if (!(flops_per_token > 0) || !(tokens_per_second > 0) || gpus <= 0 || !(peak > 0)) return 0;
-  return flops_per_token * tokens_per_second / (gpus * peak);
-}
-
 }  // namespace ddpsim

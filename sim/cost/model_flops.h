@@ -15,6 +15,8 @@
 
 #include "sim/model/layer.h"
 
+#include "sim/results/llm_units.h"  // flops_utilisation
+
 namespace ddpsim {
 
 struct TransformerFlops {
@@ -37,7 +39,5 @@ struct TransformerFlops {
 
 TransformerFlops transformer_flops(const Model& model);
 
-// `flops_per_token` x `tokens_per_second` over `gpus` x `peak` (FLOP/s per GPU); 0 when any is 0.
-double flops_utilisation(double flops_per_token, double tokens_per_second, int gpus, double peak);
 
 }  // namespace ddpsim

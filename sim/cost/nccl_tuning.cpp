@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/scenario/collective_algorithms.h"
 #include "sim/scenario/enum_names.h"
 
 namespace ddpsim {
@@ -159,6 +160,20 @@ bool nvls_supported(const ClusterSpec& c) {
          c.gpus_per_node > 2;
 }
 
+namespace {
+
+// The all-reduce algorithms besides NVLS, as their rows say (collective_algorithms.h): the
+// alternatives a cluster without NVLink SHARP has.
+std::string other_all_reduces() {
+  std::string names;
+  for (const CollectiveAlgorithm& row : collective_algorithms())
+    if (row.all_reduce && row.id != AllReduceAlgorithm::kNvls)
+      names += (names.empty() ? "" : ", ") + std::string(row.name);
+  return names;
+}
+
+}  // namespace
+
 std::string nvls_unsupported_reason(const ClusterSpec& c) {
   if (nvls_supported(c)) return "";
   const int cc = c.gpu.compute_capability;
@@ -169,7 +184,7 @@ std::string nvls_unsupported_reason(const ClusterSpec& c) {
          enum_name(c.intra_node.kind) + ", " + std::to_string(c.gpus_per_node) +
          " GPU(s) per node and compute capability " + std::to_string(cc / 10) + "." +
          std::to_string(cc % 10) +
-         "; allowed: " + enum_choices<AllReduceAlgorithm>(AllReduceAlgorithm::kNvls);
+         "; allowed: " + other_all_reduces();
 }
 
 NcclChoice nccl_choose(const NcclSetting& s, const std::vector<NcclCandidate>& candidates,

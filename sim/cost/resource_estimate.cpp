@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <stdexcept>
 
 #include "sim/cost/symmetry.h"
+#include "sim/scenario/collective_algorithms.h"
 #include "sim/util/input_error.h"
 
 namespace ddpsim {
@@ -72,49 +74,14 @@ SyncCost all_reduce_cost(const Scenario& s, double bucket_bytes) {
   const double ring_flow = p * edges;
   const double ring_chunked = 2 * (p - 1) * p * edges;
   const double tree = 4 * p;
-  switch (s.sync.algorithm) {
-    case AllReduceAlgorithm::kRing:
-      if (s.sync.mode == CollectiveMode::kChunked) {
-        cost.messages_per_call = ring_chunked;
-        cost.sleeps_per_call = 2 * (p - 1) * p;
-        cost.description = "ring, chunked mode: 2(p-1)p messages per bucket";
-      } else {
-        cost.messages_per_call = ring_flow;
-        cost.sleeps_per_call = p;
-        cost.description = "ring, flow mode: one flow per ring edge per bucket";
-      }
-      break;
-    case AllReduceAlgorithm::kAuto:
-      cost.messages_per_call =
-          s.sync.mode == CollectiveMode::kChunked ? std::max(ring_chunked, tree) : tree;
-      cost.sleeps_per_call = s.sync.mode == CollectiveMode::kChunked ? 2 * (p - 1) * p : p;
-      cost.description = s.sync.mode == CollectiveMode::kChunked
-                             ? "auto (ring chunked or tree): up to 2(p-1)p messages per bucket"
-                             : "auto (ring or tree), flow mode";
-      break;
-    case AllReduceAlgorithm::kNvls:
-      cost.messages_per_call = p * (c.gpus_per_node - 1) + tree;
-      cost.sleeps_per_call = p;
-      cost.description = "nvls: one flow per GPU pair of a node and per tree edge per bucket";
-      break;
-    case AllReduceAlgorithm::kTree:
-      cost.messages_per_call = tree;
-      cost.sleeps_per_call = p;
-      cost.description = "tree: one flow per tree and chain edge per bucket";
-      break;
-    case AllReduceAlgorithm::kHalvingDoubling: {
-      const double q = std::exp2(std::floor(std::log2(p)));
-      cost.messages_per_call = 2 * q * std::log2(q) + 4 * (p - q);
-      cost.sleeps_per_call = cost.messages_per_call;
-      cost.description = "halving-doubling: 2p log2(p) messages per bucket";
-      break;
-    }
-    case AllReduceAlgorithm::kHierarchical:
-      cost.messages_per_call = 3 * p;
-      cost.sleeps_per_call = 3 * p;
-      cost.description = "hierarchical: three ring phases of one flow per edge";
-      break;
-  }
+  const CollectiveAlgorithm& algorithm = collective_algorithm(s.sync.algorithm);
+  if (algorithm.guard == nullptr)  // the loader refuses it without sharding
+    throw std::logic_error(std::string(algorithm.name) + " prices no all-reduce");
+  const GuardFigures figures = algorithm.guard(
+      {p, ring_flow, ring_chunked, tree, c.gpus_per_node, s.sync.mode == CollectiveMode::kChunked});
+  cost.messages_per_call = figures.messages;
+  cost.sleeps_per_call = figures.sleeps;
+  cost.description = figures.description;
   (void)bucket_bytes;
   return cost;
 }
@@ -229,6 +196,12 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
     messages = sharded.per_rank * p * edges;
     sleeps = sharded.per_rank * p;
     e.sync_cost = "sharded, flow mode: one flow per ring edge per all-gather and reduce-scatter";
+    if (auto guard = collective_algorithm(s.sync.algorithm).sharded_guard) {
+      const GuardFigures figures = guard({p, p * edges, 0, 4 * p, c.gpus_per_node, false});
+      messages = sharded.per_rank * figures.messages;
+      sleeps = sharded.per_rank * figures.sleeps;
+      e.sync_cost = figures.description;
+    }
   }
   for (const Bucket& bucket : plan.buckets) {
     if (s.sync.sharding.strategy != Sharding::kNone) break;
@@ -357,8 +330,7 @@ void check_resources(const Scenario& s, const ResourceEstimate& e, const Resourc
       e.memory_bytes + (e.actors > limits.max_actors ? kUnguardedStackBytes * e.actors : 0.0);
   std::string cheaper = fewer_gpus;
   if (s.sync.mode == CollectiveMode::kChunked &&
-      (s.sync.algorithm == AllReduceAlgorithm::kRing ||
-       s.sync.algorithm == AllReduceAlgorithm::kAuto) &&
+      collective_algorithm(s.sync.algorithm).chunked_mode &&
       s.sync.strategy != SyncStrategy::kParameterServer) {
     cheaper =
         "use --set sync.mode=flow (one flow per ring edge: the same ring time to 1e-6, "

@@ -6,6 +6,7 @@
 
 #include "sim/cost/collective_formulas.h"
 #include "sim/cost/straggler_order.h"
+#include "sim/scenario/collective_algorithms.h"
 #include "sim/util/input_error.h"
 
 namespace ddpsim {
@@ -38,10 +39,7 @@ bool drawn_stragglers(const Scenario& s) {
 // Sharded runs have no tree: NCCL runs all-gather and reduce-scatter as rings, and
 // fsdp-hybrid's all-reduce across nodes runs as one ring per rail (sync_factory.h).
 bool uses_tree(const SyncSpec& sync) {
-  const AllReduceAlgorithm a = sync.algorithm;
-  return sync.sharding.strategy == Sharding::kNone &&
-         (a == AllReduceAlgorithm::kTree || a == AllReduceAlgorithm::kAuto ||
-          a == AllReduceAlgorithm::kNvls);
+  return sync.sharding.strategy == Sharding::kNone && collective_algorithm(sync.algorithm).tree_flows;
 }
 
 }  // namespace
@@ -67,15 +65,13 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
   }
   if (sync.alpha_beta_timed()) return "an alpha-beta table times the calls (no links to fold)";
   if (sync.mode == CollectiveMode::kChunked) return "chunked collective mode";
-  if (sync.algorithm == AllReduceAlgorithm::kHalvingDoubling)
-    return "halving-doubling is not folded (ring, hierarchical, tree, nvls and auto are)";
+  const CollectiveAlgorithm& algorithm = collective_algorithm(sync.algorithm);
+  if (algorithm.not_folded != nullptr) return algorithm.not_folded;
   // Sharded runs: every rank of a shard group issues the same all-gathers and reduce-scatters
   // (ring over the world, or over a node plus a rail all-reduce for fsdp-hybrid), each a ring
   // that folds as DDP's does. Hierarchical halves are not checked against full runs here.
-  if (sync.sharding.strategy != Sharding::kNone &&
-      sync.algorithm == AllReduceAlgorithm::kHierarchical)
-    return "sharding with the hierarchical algorithm is not folded (ring, tree and auto, which "
-           "run NCCL's ring for all-gather and reduce-scatter, are)";
+  if (sync.sharding.strategy != Sharding::kNone && algorithm.not_folded_sharded != nullptr)
+    return algorithm.not_folded_sharded;
   if (sync.sharding.strategy != Sharding::kNone && drawn_stragglers(s))
     // A GPU's late all-gather holds every rank of the ring, unit by unit: the fold by the
     // expected slowest draw is checked against seeded full runs for DDP only.

@@ -6,18 +6,10 @@
 #include <string_view>
 
 #include "sim/data/loader_rates.h"
-#include "sim/scenario/assumptions.h"
 #include "sim/util/units.h"
 
 namespace ddpsim {
 namespace {
-
-// The decode row's range (relative factors), from the ledger so the two cannot drift.
-const AssumptionRow& decode_row() {
-  for (const AssumptionRow& row : assumption_rows())
-    if (std::string_view(row.key) == "data.decode.samples_per_core") return row;
-  throw std::logic_error("the ledger has no data.decode.samples_per_core row");
-}
 
 // Smallest whole count n with n x rate >= need (a relative 1e-9 forgiven for rounding).
 int whole_needed(double need, double rate) {
@@ -27,11 +19,11 @@ int whole_needed(double need, double rate) {
 
 }  // namespace
 
-CoresAnswer cores_to_feed(const Scenario& s, double train_rate, double h2d_bandwidth) {
+CoresAnswer cores_to_feed(const Scenario& s, double train_rate, const DecodeRange& row,
+                          double h2d_bandwidth) {
   CoresAnswer a;
   a.train_rate = train_rate;
   a.per_core = s.data.samples_per_core;
-  const AssumptionRow& row = decode_row();
   a.rate_low = row.low * a.per_core;
   a.rate_high = row.high * a.per_core;
   const int gpus = s.cluster.gpus_per_node;

@@ -27,8 +27,15 @@ struct CoresAnswer {
   std::string other_limit;
 };
 
+// The decode rate's plausible range as factors of the stated or defaulted rate: the caller reads
+// it from the ledger's data.decode.samples_per_core row (a room above this one).
+struct DecodeRange {
+  double low = 1, high = 1;
+};
+
 // `train_rate` > 0: samples/s per GPU; `h2d_bandwidth` as loader_rates takes it. CPU decode only.
-CoresAnswer cores_to_feed(const Scenario& scenario, double train_rate, double h2d_bandwidth = 0);
+CoresAnswer cores_to_feed(const Scenario& scenario, double train_rate, const DecodeRange& range,
+                          double h2d_bandwidth = 0);
 
 // Why more cores would not feed the GPUs, when the loader is slower than training: the worker
 // cap binds (cores beyond workers_per_gpu x gpus_per_node stay idle) or the store / PCIe does.

@@ -10,6 +10,7 @@
 #include "sim/engine/scheduled_allreduce.h"
 #include "sim/profile/alpha_beta_use.h"
 #include "sim/profile/calibration_profile.h"
+#include "sim/scenario/collective_algorithms.h"
 #include "sim/scenario/enum_names.h"
 #include "sim/util/input_error.h"
 #include "sim/util/units.h"
@@ -119,6 +120,67 @@ std::vector<std::string> alpha_beta_warnings(const Scenario& s,
   return check_alpha_beta_use(it->second, s.cluster, bytes, s.sync.alpha_beta_table, where);
 }
 
+// NCCL's PAT all-gather and reduce-scatter (pat_collective.cpp).
+std::unique_ptr<AllReduce> make_pat_collective(Transport* transport, CollectiveOp op);
+
+namespace {
+
+// The SimGrid half of each row of collective_algorithms(): what builds its calls.
+struct Constructors {
+  AllReduceAlgorithm id;
+  // DDP's all-reduce; nullptr where the algorithm prices none.
+  std::unique_ptr<AllReduce> (*all_reduce)(const Scenario&, Transport*, CollectiveCost);
+  // Its own reduce-scatter and all-gather (ShardedRun::kOwn); nullptr otherwise.
+  std::unique_ptr<AllReduce> (*sharded)(Transport*, CollectiveOp);
+};
+
+const Constructors kConstructors[] = {
+    {AllReduceAlgorithm::kRing,
+     [](const Scenario& s, Transport* t, CollectiveCost cost) {
+       return make_ring_allreduce(t, s.sync.mode, s.sync.channels, cost);
+     },
+     nullptr},
+    {AllReduceAlgorithm::kTree,
+     [](const Scenario& s, Transport* t, CollectiveCost cost) {
+       return make_tree_allreduce(t, s.sync.channels, cost);
+     },
+     nullptr},
+    {AllReduceAlgorithm::kHalvingDoubling,
+     [](const Scenario&, Transport* t, CollectiveCost) { return make_halving_doubling_allreduce(t); },
+     make_halving_doubling_collective},
+    {AllReduceAlgorithm::kHierarchical,
+     [](const Scenario&, Transport* t, CollectiveCost) { return make_hierarchical_allreduce(t); },
+     make_hierarchical_collective},
+    {AllReduceAlgorithm::kAuto,
+     [](const Scenario& s, Transport* t, CollectiveCost cost) {
+       return make_auto_allreduce(t, s.sync.mode, s.sync.channels, cost);
+     },
+     nullptr},
+    {AllReduceAlgorithm::kNvls,
+     [](const Scenario& s, Transport* t, CollectiveCost cost) {
+       return make_nvls_allreduce(t, s.sync.channels, cost);
+     },
+     nullptr},
+    {AllReduceAlgorithm::kPat, nullptr, make_pat_collective},
+};
+
+const Constructors& constructors(AllReduceAlgorithm id) {
+  for (const Constructors& row : kConstructors)
+    if (row.id == id) return row;
+  throw std::logic_error(std::string("no constructors for algorithm ") + algorithm_name(id));
+}
+
+}  // namespace
+
+bool has_constructors(AllReduceAlgorithm id) {
+  const CollectiveAlgorithm& row = collective_algorithm(id);
+  for (const Constructors& c : kConstructors)
+    if (c.id == id)
+      return (c.all_reduce != nullptr) == row.all_reduce &&
+             (c.sharded != nullptr) == (row.sharded == ShardedRun::kOwn);
+  return false;
+}
+
 std::unique_ptr<AllReduce> make_allreduce(const Scenario& s, Transport* transport) {
   if (uses_alpha_beta(s)) {
     AlphaBetaTable table = alpha_beta_table(s);
@@ -129,22 +191,11 @@ std::unique_ptr<AllReduce> make_allreduce(const Scenario& s, Transport* transpor
                            "' nor for 'auto'; add them or choose an algorithm it has");
     return make_alpha_beta_allreduce(transport, s.sync.algorithm, std::move(table));
   }
-  const CollectiveCost cost = collective_cost(s);
-  switch (s.sync.algorithm) {
-    case AllReduceAlgorithm::kRing:
-      return make_ring_allreduce(transport, s.sync.mode, s.sync.channels, cost);
-    case AllReduceAlgorithm::kTree:
-      return make_tree_allreduce(transport, s.sync.channels, cost);
-    case AllReduceAlgorithm::kHalvingDoubling:
-      return make_halving_doubling_allreduce(transport);
-    case AllReduceAlgorithm::kHierarchical:
-      return make_hierarchical_allreduce(transport);
-    case AllReduceAlgorithm::kAuto:
-      return make_auto_allreduce(transport, s.sync.mode, s.sync.channels, cost);
-    case AllReduceAlgorithm::kNvls:
-      return make_nvls_allreduce(transport, s.sync.channels, cost);
-  }
-  throw std::logic_error("unknown all-reduce algorithm");
+  const auto make = constructors(s.sync.algorithm).all_reduce;
+  if (make == nullptr)  // the loader refuses it without sharding
+    throw std::invalid_argument(std::string("make_allreduce: ") + algorithm_name(s.sync.algorithm) +
+                                " prices no all-reduce");
+  return make(s, transport, collective_cost(s));
 }
 
 std::unique_ptr<AllReduce> make_collective(const Scenario& s, Transport* transport, CollectiveOp op,
@@ -176,20 +227,18 @@ std::unique_ptr<AllReduce> make_collective(const Scenario& s, Transport* transpo
   const CollectiveCost cost = collective_cost(s);
   if (group != CollectiveGroup::kWorld)
     return make_group_collective(transport, op, group, s.sync.mode, cost);
-  switch (s.sync.algorithm) {
-    case AllReduceAlgorithm::kRing:
-    case AllReduceAlgorithm::kTree:  // NCCL has no tree reduce-scatter or all-gather
-    case AllReduceAlgorithm::kAuto:  // so its choice is among the ring's protocols
+  switch (collective_algorithm(s.sync.algorithm).sharded) {
+    case ShardedRun::kRing:  // NCCL has no tree reduce-scatter or all-gather, so auto's choice
+                             // is among the ring's protocols
       return make_ring_collective(transport, op, s.sync.mode, s.sync.channels, cost);
-    case AllReduceAlgorithm::kHalvingDoubling:
-      return make_halving_doubling_collective(transport, op);
-    case AllReduceAlgorithm::kHierarchical:
-      return make_hierarchical_collective(transport, op);
-    case AllReduceAlgorithm::kNvls:
-      // The scenario checks refuse sharding with nvls; `nccl-tests --op` checks its own.
-      throw std::invalid_argument(
-          "make_collective: NVLS is modelled for all-reduce only (reduce-scatter and all-gather "
-          "run NCCL's ring: sync.algorithm ring or auto)");
+    case ShardedRun::kOwn:
+      return constructors(s.sync.algorithm).sharded(transport, op);
+    case ShardedRun::kRefused:
+      // The scenario checks refuse sharding with it; `nccl-tests --op` checks its own.
+      throw std::invalid_argument(std::string("make_collective: ") +
+                                  algorithm_name(s.sync.algorithm) +
+                                  " is modelled for all-reduce only (reduce-scatter and all-gather "
+                                  "run NCCL's ring: sync.algorithm ring or auto)");
   }
   throw std::logic_error("unknown all-reduce algorithm");
 }
@@ -267,10 +316,7 @@ std::string sync_notes(const Scenario& s) {
     else if (s.sync.algorithm == AllReduceAlgorithm::kRing &&
              s.sync.mode == CollectiveMode::kChunked)
       notes += " (chunked mode, alpha latency)";
-    else if (s.sync.algorithm == AllReduceAlgorithm::kRing ||
-             s.sync.algorithm == AllReduceAlgorithm::kTree ||
-             s.sync.algorithm == AllReduceAlgorithm::kNvls ||
-             s.sync.algorithm == AllReduceAlgorithm::kAuto)
+    else if (collective_algorithm(s.sync.algorithm).nccl_latency != NcclLatencyUse::kNever)
       notes += s.sync.latency_model == LatencyModel::kNccl ? " (flow mode, NCCL latency model)"
                                                            : " (flow mode, alpha latency)";
     else

@@ -17,15 +17,18 @@ PlatformExtras platform_extras(const Scenario& scenario);
 std::unique_ptr<AllReduce> make_allreduce(const Scenario& scenario, Transport* transport);
 // Any modelled collective (all-reduce, reduce-scatter, all-gather; run()'s bytes is the full
 // buffer, allreduce.h) over `group`, with the scenario's algorithm, mode, channels and latency
-// model. (kAllReduce, kWorld) is make_allreduce. Reduce-scatter and all-gather: ring, tree and
-// auto all run the ring (NCCL has no tree for them), halving-doubling and hierarchical their
-// halves. kNode and kRail groups run a ring per group whatever the algorithm
+// model. (kAllReduce, kWorld) is make_allreduce. Reduce-scatter and all-gather: as the
+// algorithm's row says (collective_algorithms.h: ring, tree and auto run the ring, NCCL having
+// no tree for them; halving-doubling and hierarchical their halves). kNode and kRail groups run a ring per group whatever the algorithm
 // (make_group_collective). With a measured table (sync.alpha_beta_table, as the loader read it
 // into sync.alpha_beta_file: nothing here opens a file) a world collective takes that op's rows
 // (`op: reduce_scatter` entries), never the all_reduce rows: a table without them, or any node or
 // rail group, is an InputError. Broadcast: std::invalid_argument.
 std::unique_ptr<AllReduce> make_collective(const Scenario& s, Transport* transport, CollectiveOp op,
                                            CollectiveGroup group = CollectiveGroup::kWorld);
+// Whether `id` has the constructors its row of collective_algorithms() promises (an all-reduce
+// where it prices one, its own reduce-scatter and all-gather where it runs them).
+bool has_constructors(AllReduceAlgorithm id);
 std::unique_ptr<GradientSync> make_gradient_sync(RunContext* ctx);
 // True when every forward starts with DDP's buffer broadcast (sync.buffer_broadcast > 0 under
 // all-reduce, not with Horovod fusion or priority scheduling, which are not DDP): the workers

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 
+#include "sim/scenario/gpu_aliases.h"
 #include "sim/util/units.h"
 
 namespace ddpsim {
@@ -14,21 +14,6 @@ SizeSpan measured_span(const CollectiveSweep& sweep) {
   if (!sweep.samples.empty()) return {sweep.samples.front().bytes, sweep.samples.back().bytes};
   if (sweep.fit.empty()) return {};
   return {sweep.fit.front().min_bytes, sweep.fit.back().max_bytes};
-}
-
-std::string gpu_family(const std::string& name) {
-  std::string s;
-  for (char c : name)
-    if (std::isalnum(static_cast<unsigned char>(c)))
-      s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  // Longest first where one name contains another (a100 before a10, l40s before l4).
-  static const char* kFamilies[] = {"gb300", "gb200", "gb10",   "h200",  "h100",  "h800",  "h20",
-                                    "a100",  "a800",  "a10g",   "a30",   "a40",   "a10",   "l40s",
-                                    "l40",   "l4",    "v100",   "p100",  "t4",    "k80",   "5090",
-                                    "4090",  "3090",  "2080ti", "mi300", "mi250", "titanv"};
-  for (const char* f : kFamilies)
-    if (s.find(f) != std::string::npos) return f;
-  return "";
 }
 
 std::vector<std::string> check_alpha_beta_use(const CollectiveSweep& sweep,

@@ -33,8 +33,4 @@ struct SizeSpan {
 };
 SizeSpan measured_span(const CollectiveSweep& sweep);
 
-// The GPU family a name belongs to ("NVIDIA A100-SXM4-80GB" and "a100-sxm-40gb" -> "a100"), or ""
-// when the name matches none this project knows.
-std::string gpu_family(const std::string& name);
-
 }  // namespace ddpsim

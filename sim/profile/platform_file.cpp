@@ -5,8 +5,8 @@
 
 #include <set>
 
-#include "sim/profile/alpha_beta_use.h"
 #include "sim/profile/link_parameters.h"
+#include "sim/scenario/gpu_aliases.h"
 #include "sim/scenario/yaml_reader.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/input_file.h"

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <set>
 
-#include "sim/profile/alpha_beta_use.h"
+#include "sim/scenario/gpu_aliases.h"
 
 namespace ddpsim {
 namespace {

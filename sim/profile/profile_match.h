@@ -2,7 +2,7 @@
 //
 // Device: a profile records the device it was measured on (device.name: "NVIDIA H100 80GB
 // HBM3" from the CUDA harness or a torch.profiler trace, "CPU: <model> (N threads)" from
-// `ddpsim_torch.py export --time --device cpu`). Names are compared by GPU family (gpu_family:
+// `ddpsim_torch.py export --time --device cpu`). Names are compared by GPU family (gpu_family in gpu_aliases.h,
 // "NVIDIA H100 80GB HBM3" and the preset "h100-sxm-80gb" are both h100); a CPU profile never
 // matches a GPU; a name of no known family, or none, cannot be checked and counts as a
 // mismatch. Variants of one family (H100 SXM against PCIe) are not told apart.

@@ -2,10 +2,14 @@
 
 #include <fmt/format.h>
 
-#include "sim/cost/model_flops.h"
 #include "sim/util/units.h"
 
 namespace ddpsim {
+
+double flops_utilisation(double flops_per_token, double tokens_per_second, int gpus, double peak) {
+  if (!(flops_per_token > 0) || !(tokens_per_second > 0) || gpus <= 0 || !(peak > 0)) return 0;
+  return flops_per_token * tokens_per_second / (gpus * peak);
+}
 
 double SimulationResult::mfu() const {
   return flops_utilisation(model_flops_per_token, tokens_per_second(), gpus, peak_flops_per_gpu);

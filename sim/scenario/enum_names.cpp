@@ -1,5 +1,7 @@
 #include "sim/scenario/enum_names.h"
 
+#include "sim/scenario/collective_algorithms.h"
+
 namespace ddpsim {
 
 template <>
@@ -106,13 +108,12 @@ const std::vector<NamedValue<SyncStrategy>>& enum_table<SyncStrategy>() {
 
 template <>
 const std::vector<NamedValue<AllReduceAlgorithm>>& enum_table<AllReduceAlgorithm>() {
-  static const std::vector<NamedValue<AllReduceAlgorithm>> t = {
-      {AllReduceAlgorithm::kRing, "ring"},
-      {AllReduceAlgorithm::kTree, "tree"},
-      {AllReduceAlgorithm::kHalvingDoubling, "halving-doubling"},
-      {AllReduceAlgorithm::kHierarchical, "hierarchical"},
-      {AllReduceAlgorithm::kAuto, "auto"},
-      {AllReduceAlgorithm::kNvls, "nvls"}};
+  static const std::vector<NamedValue<AllReduceAlgorithm>> t = [] {
+    std::vector<NamedValue<AllReduceAlgorithm>> names;
+    for (const CollectiveAlgorithm& row : collective_algorithms())
+      names.push_back({row.id, row.name});
+    return names;
+  }();
   return t;
 }
 

@@ -1,32 +1,61 @@
 #include "sim/scenario/gpu_aliases.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstring>
 
 namespace ddpsim {
 
 // nvidia-smi --query-gpu=name prints the board's product name string; the spellings below are
-// the ones NVIDIA's drivers report (docs/cli.md lists them with where each comes from).
-const std::vector<GpuAlias>& gpu_aliases() {
-  static const std::vector<GpuAlias> aliases = {
-      {"Tesla K80", "k80"},
-      {"Tesla P100-SXM2-16GB", "p100-sxm2-16gb"},
-      {"Tesla V100-SXM2-16GB", "v100-sxm2-16gb"},
-      {"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"},
-      {"NVIDIA GeForce RTX 2080 Ti", "rtx-2080-ti"},
-      {"Tesla T4", "t4"},
-      {"NVIDIA A100-SXM4-40GB", "a100-sxm-40gb"},
-      {"NVIDIA A100-SXM4-80GB", "a100-sxm-80gb"},
-      {"NVIDIA A100-PCIE-40GB", "a100-pcie-40gb"},
-      {"NVIDIA GeForce RTX 3090", "rtx-3090"},
-      {"NVIDIA L4", "l4"},
-      {"NVIDIA GeForce RTX 4090", "rtx-4090"},
-      {"NVIDIA H100 80GB HBM3", "h100-sxm-80gb"},
-      {"NVIDIA H100 PCIe", "h100-pcie-80gb"},
-      {"NVIDIA H200", "h200-sxm-141gb"},
-      {"NVIDIA B200", "b200-sxm-180gb"},
-      {"NVIDIA GB200", "gb200-186gb"},
-      {"AMD Instinct MI300X", "mi300x-192gb"},
+// the ones NVIDIA's drivers report (docs/cli.md lists them with where each comes from). Families
+// are matched longest first, so the order of rows does not matter (gb200 before b200, a100
+// before a10, l40s before l4).
+const std::vector<GpuName>& gpu_table() {
+  static const std::vector<GpuName> table = {
+      {"Tesla K80", "k80", "k80"},
+      {"Tesla P100-SXM2-16GB", "p100-sxm2-16gb", "p100"},
+      {"Tesla V100-SXM2-16GB", "v100-sxm2-16gb", "v100"},
+      {"Tesla V100-SXM2-32GB", "v100-sxm2-32gb", "v100"},
+      {"NVIDIA GeForce RTX 2080 Ti", "rtx-2080-ti", "2080ti"},
+      {"Tesla T4", "t4", "t4"},
+      {"NVIDIA A100-SXM4-40GB", "a100-sxm-40gb", "a100"},
+      {"NVIDIA A100-SXM4-80GB", "a100-sxm-80gb", "a100"},
+      {"NVIDIA A100-PCIE-40GB", "a100-pcie-40gb", "a100"},
+      {"NVIDIA GeForce RTX 3090", "rtx-3090", "3090"},
+      {"NVIDIA L4", "l4", "l4"},
+      {"NVIDIA GeForce RTX 4090", "rtx-4090", "4090"},
+      {"NVIDIA H100 80GB HBM3", "h100-sxm-80gb", "h100"},
+      {"NVIDIA H100 PCIe", "h100-pcie-80gb", "h100"},
+      {"NVIDIA H200", "h200-sxm-141gb", "h200"},
+      {"NVIDIA B200", "b200-sxm-180gb", "b200"},
+      {"NVIDIA GB200", "gb200-186gb", "gb200"},
+      {"AMD Instinct MI300X", "mi300x-192gb", "mi300"},
+      // Families without a preset: a device of theirs is not mistaken for a neighbour.
+      {"", "", "gb300"},
+      {"", "", "gb10"},
+      {"", "", "h800"},
+      {"", "", "h20"},
+      {"", "", "a800"},
+      {"", "", "a10g"},
+      {"", "", "a30"},
+      {"", "", "a40"},
+      {"", "", "a10"},
+      {"", "", "l40s"},
+      {"", "", "l40"},
+      {"", "", "5090"},
+      {"", "", "mi250"},
+      {"", "", "titanv"},
   };
+  return table;
+}
+
+const std::vector<GpuAlias>& gpu_aliases() {
+  static const std::vector<GpuAlias> aliases = [] {
+    std::vector<GpuAlias> out;
+    for (const GpuName& row : gpu_table())
+      if (*row.preset != '\0') out.push_back(row);
+    return out;
+  }();
   return aliases;
 }
 
@@ -84,6 +113,21 @@ std::vector<std::string> gpu_preset_candidates(std::string_view name) {
     if (all) keys.push_back(p.key);
   }
   return keys;
+}
+
+std::string gpu_family(std::string_view name) {
+  if (const GpuPreset* preset = find_gpu_preset_or_alias(name))
+    for (const GpuName& row : gpu_table())
+      if (preset->key == row.preset) return row.family;
+  std::string s;
+  for (char c : name)
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const char* best = "";
+  for (const GpuName& row : gpu_table())
+    if (std::strlen(row.family) > std::strlen(best) && s.find(row.family) != std::string::npos)
+      best = row.family;
+  return best;
 }
 
 }  // namespace ddpsim

@@ -180,7 +180,7 @@ struct TrainingSpec {
 // ---------------------------------------------------------------- synchronisation
 
 enum class SyncStrategy { kAllReduce, kParameterServer, kLocalSgd };
-enum class AllReduceAlgorithm { kRing, kTree, kHalvingDoubling, kHierarchical, kAuto, kNvls };
+enum class AllReduceAlgorithm { kRing, kTree, kHalvingDoubling, kHierarchical, kAuto, kNvls, kPat };
 enum class CollectiveMode { kFlow, kChunked };  // flow: one flow per ring edge; chunked: per step
 // What a ring/tree call charges besides its flows: NCCL's tuning model (sim/cost/nccl_tuning.h)
 // or the plain 2(p-1) alpha of the message latencies.
@@ -407,7 +407,7 @@ struct Scenario {
   uint64_t seed = 1;  // all randomness is drawn from this
   // Dotted keys the user wrote (file or --set), read or not by a section parser; and the keys
   // the top-level `assumed:` list marks as written from an assumption rather than known or
-  // measured (sim/scenario/assumptions.h: the ledger treats those as defaults).
+  // measured (sim/ledger/assumptions.h: the ledger treats those as defaults).
   std::set<std::string> stated;
   std::set<std::string> assumed;
 };

@@ -8,7 +8,7 @@
 
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/scenario_json.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/util/input_file.h"
 
 namespace ddpsim {

@@ -26,31 +26,36 @@ bool is_stated(const Scenario& s, const AssumptionRow& row) {
   return false;
 }
 
-// The parameter of a platform fit that settles a row: the row's own key, except NCCL's latency
-// table, which the fit holds fixed and measures through the link latency it solves above it
-// (platform_fit.h): the intra-node latency on one node, the network's on several.
+// The parameter of a platform fit that settles a row: the row's own key, except where the fit
+// measures the row through another parameter. NCCL's latency table: the fit holds it fixed and
+// measures it through the link latency it solves above it (platform_fit.h): the intra-node
+// latency on one node, the network's on several. The TCP share of the NIC: over
+// `transport: tcp` the fit holds the efficiency and fits nic.bandwidth, so the product the
+// efficiency scales (what the sockets delivered) is measured (docs/transports.md).
 std::string fitted_parameter(const Scenario& s, const AssumptionRow& row) {
-  if (std::string(row.key) == "sync.nccl_latency")
+  const std::string key = row.key;
+  if (key == "sync.nccl_latency")
     return s.cluster.nodes > 1 ? "cluster.nic.latency" : "cluster.intra_node.latency";
-  return row.key;
+  if (key == "cluster.nic.efficiency") return "cluster.nic.bandwidth";
+  return key;
 }
 
-// A platform file fitted this key: its file and the device of the fit.
+// A platform file fitted this key: its file and the device of the fit, read from the typed
+// fit the loader applied (never from the notes it printed).
 bool from_platform_fit(const Scenario& s, const AssumptionRow& row, LedgerEntry* e) {
   const ClusterSpec& c = s.cluster;
   if (c.calibration.empty()) return false;
-  const std::string parameter = fitted_parameter(s, row);
-  const std::string prefix = parameter + " =";
-  bool fitted = false;
-  for (const std::string& note : c.calibration_notes)
-    if (note.compare(0, prefix.size(), prefix) == 0) fitted = true;
-  if (!fitted) return false;
   if (!c.fitted_platform)
     throw std::logic_error("cluster.calibration without the platform file the loader reads");
-  e->file = c.calibration;
+  const std::string parameter = fitted_parameter(s, row);
+  const FittedParameter* fitted = nullptr;
   for (const FittedParameter& p : c.fitted_platform->parameters)
-    if (p.parameter == parameter) e->device = p.device;
+    if (p.parameter == parameter) fitted = &p;
+  if (fitted == nullptr) return false;
+  e->file = c.calibration;
+  e->device = fitted->device;
   e->why = "fitted by `ddpsim calibrate --fit-platform`";
+  if (parameter != row.key) e->why += " (through " + parameter + ")";
   return true;
 }
 

@@ -1,5 +1,5 @@
 // The assumption ledger: for every uncertain input that shapes a scenario's prediction
-// (sim/scenario/assumptions.h), its value and where it came from. `measured`: a platform fit,
+// (sim/ledger/assumptions.h), its value and where it came from. `measured`: a platform fit,
 // alpha-beta table or calibration profile (file, device, date); `scenario`: the user stated it;
 // `default`: a documented value with a plausible range (docs/assumptions.md). Only defaults are
 // sampled by the uncertainty draws, so a fully stated or measured scenario has a zero-width band.
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/assumptions.h"
+#include "sim/ledger/assumptions.h"
 
 namespace ddpsim {
 

@@ -17,7 +17,7 @@
 #include "sim/model/model_zoo.h"
 #include "sim/profile/calibration_profile.h"
 #include "sim/profile/profile_yaml.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 namespace ddpsim::fuzz::profile_detail {

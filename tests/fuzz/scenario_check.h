@@ -17,7 +17,7 @@
 #include "sim/cost/resource_estimate.h"
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/scenario_json.h"
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 namespace ddpsim::fuzz::scenario_detail {

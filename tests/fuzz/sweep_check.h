@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/sweep/sweep_spec.h"
 #include "tests/fuzz/fuzz_contract.h"
 

@@ -10,7 +10,7 @@
 #include "sim/model/hf_config.h"
 #include "sim/model/model_file.h"
 #include "sim/model/model_zoo.h"
-#include "sim/scenario/scenario_sections.h"
+#include "sim/input/scenario_sections.h"
 
 namespace ddpsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/scenario/overrides.h"
+#include "sim/input/overrides.h"
 
 #include <algorithm>
 #include <iterator>

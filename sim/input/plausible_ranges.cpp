@@ -1,4 +1,4 @@
-#include "sim/scenario/plausible_ranges.h"
+#include "sim/input/plausible_ranges.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <cctype>
 #include <optional>
 
-#include "sim/scenario/bits_for_bytes.h"
+#include "sim/input/bits_for_bytes.h"
 #include "sim/scenario/enum_names.h"
 
 namespace ddpsim {

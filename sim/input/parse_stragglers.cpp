@@ -1,6 +1,6 @@
 // The `stragglers:` section: per-GPU compute slowdowns, fixed or drawn from a seeded
 // distribution. Without `kind`, the kind follows from the one parameter given.
-#include "sim/scenario/scenario_sections.h"
+#include "sim/input/scenario_sections.h"
 
 namespace ddpsim {
 namespace {

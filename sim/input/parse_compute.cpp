@@ -4,7 +4,7 @@
 
 #include "sim/profile/profile_match.h"
 #include "sim/profile/profile_yaml.h"
-#include "sim/scenario/scenario_sections.h"
+#include "sim/input/scenario_sections.h"
 
 namespace ddpsim {
 

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "sim/cost/nccl_tuning.h"
-#include "sim/scenario/scenario_sections.h"
+#include "sim/scenario/collective_algorithms.h"
+#include "sim/input/scenario_sections.h"
 
 namespace ddpsim {
 namespace {
@@ -224,6 +225,18 @@ void parse_sync(const YamlValue& value, YamlContext* context, Scenario* scenario
   }
 
   if (s.algorithm == AllReduceAlgorithm::kNvls) check_nvls(*algorithm, protocol, *scenario);
+  const CollectiveAlgorithm& row = collective_algorithm(s.algorithm);
+  if (!row.all_reduce &&
+      (s.sharding.strategy == Sharding::kNone || s.sharding.strategy == Sharding::kHybrid))
+    fail(*algorithm, std::string(row.name) +
+                         " prices all-gather and reduce-scatter only, which zero1, zero2 and "
+                         "zero3 run over the whole cluster: state sync.sharding zero1, zero2 or "
+                         "zero3, or choose an all-reduce algorithm (" +
+                         all_reduce_algorithm_names() + ")");
+  if (row.unsupported != nullptr) {
+    const std::string why = row.unsupported(scenario->cluster);
+    if (!why.empty()) fail(*algorithm, why);
+  }
   if (!dtype && !in_training) s.gradient_bytes = default_gradient_bytes(*scenario);
 
   if (s.sharding.strategy != Sharding::kNone) {

@@ -1,4 +1,4 @@
-#include "sim/scenario/bits_for_bytes.h"
+#include "sim/input/bits_for_bytes.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // The `simulation:` section: how much of the cluster the simulator runs (scope: auto, full or
 // symmetric). Whether symmetric applies to the scenario is decided later (sim/cost/symmetry.h),
 // where the error of a forced symmetric scope points back at this key.
-#include "sim/scenario/scenario_sections.h"
+#include "sim/input/scenario_sections.h"
 
 namespace ddpsim {
 

@@ -1,6 +1,6 @@
 // The `training:` section: batch, precision, optimizer and how many steps to simulate.
 #include "sim/scenario/gpu_presets.h"
-#include "sim/scenario/scenario_sections.h"
+#include "sim/input/scenario_sections.h"
 
 namespace ddpsim {
 

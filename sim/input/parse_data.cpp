@@ -1,6 +1,6 @@
 // The `data:` section: the input pipeline (storage, decode, host-to-device copy, prefetch).
 // Writing a `data:` section means real data unless it says `synthetic: true`.
-#include "sim/scenario/scenario_sections.h"
+#include "sim/input/scenario_sections.h"
 
 namespace ddpsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/profile/torch_trace_import.h"
+#include "sim/input/torch_trace_import.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "sim/scenario/assumptions.h"
+#include "sim/ledger/assumptions.h"
 
 #include <limits>
 #include <memory>
@@ -6,6 +6,7 @@
 #include "sim/cost/normal_maximum.h"
 #include "sim/cost/transport_rates.h"
 #include "sim/model/attention_choice.h"
+#include "sim/scenario/collective_algorithms.h"
 
 namespace ddpsim {
 namespace {
@@ -45,20 +46,15 @@ bool nccl_latency_in_use(const Scenario& s) {
   const bool flow = y.mode == CollectiveMode::kFlow;
   if (y.sharding.strategy != Sharding::kNone) {
     // Reduce-scatter and all-gather run the ring in the scenario's mode (make_collective).
-    const bool nccl_algorithm = y.algorithm == AllReduceAlgorithm::kRing ||
-                                y.algorithm == AllReduceAlgorithm::kTree ||
-                                y.algorithm == AllReduceAlgorithm::kAuto;
-    return flow && (nccl_algorithm || y.sharding.strategy == Sharding::kHybrid);
+    const bool nccl_ring = collective_algorithm(y.algorithm).sharded == ShardedRun::kRing;
+    return flow && (nccl_ring || y.sharding.strategy == Sharding::kHybrid);
   }
-  switch (y.algorithm) {
-    case AllReduceAlgorithm::kTree:
-    case AllReduceAlgorithm::kNvls:
+  switch (collective_algorithm(y.algorithm).nccl_latency) {
+    case NcclLatencyUse::kAlways:
       return true;
-    case AllReduceAlgorithm::kRing:
-    case AllReduceAlgorithm::kAuto:
+    case NcclLatencyUse::kFlowMode:
       return flow;
-    case AllReduceAlgorithm::kHalvingDoubling:
-    case AllReduceAlgorithm::kHierarchical:
+    case NcclLatencyUse::kNever:
       return false;
   }
   return false;
@@ -247,7 +243,8 @@ const std::vector<AssumptionRow>& assumption_rows() {
        "what NCCL's sockets reach of the port: public socket runs on RDMA-capable wires reached "
        "3-12x below RDMA (docs/transports.md: Polaris, AWS g6, DGX Spark, horovod#476)",
        "TCP network: run nccl-tests all_reduce_perf on two nodes with NCCL_IB_DISABLE=1, then "
-       "`ddpsim calibrate --fit-platform` (fits nic.efficiency under transport: tcp)"},
+       "`ddpsim calibrate --fit-platform` (under transport: tcp it fits nic.bandwidth with this "
+       "efficiency held: their product, all the efficiency scales, is then measured)"},
       {"compute.efficiency",
        "roofline compute efficiency",
        "",

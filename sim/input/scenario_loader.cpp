@@ -1,4 +1,4 @@
-#include "sim/scenario/scenario_loader.h"
+#include "sim/input/scenario_loader.h"
 
 #include <fmt/format.h>
 
@@ -8,10 +8,10 @@
 #include <memory>
 
 #include "sim/profile/profile_yaml.h"
-#include "sim/scenario/assumptions.h"
-#include "sim/scenario/overrides.h"
-#include "sim/scenario/plausible_ranges.h"
-#include "sim/scenario/scenario_sections.h"
+#include "sim/ledger/assumptions.h"
+#include "sim/input/overrides.h"
+#include "sim/input/scenario_sections.h"
+#include "sim/input/plausible_ranges.h"
 #include "sim/util/input_file.h"
 #include "sim/util/utf8.h"
 #include "sim/util/yaml_document.h"
