@@ -129,7 +129,7 @@ class SweepData:
         return int(max(draws))
 
     def band_label(self):
-        return "p10-p90 over %d draws of the defaults x the model's measured error" % \
+        return "p10-p90 over %d draws of the defaults x the measured model error" % \
             self.band_draws()
 
     def has_gpu_axis(self):

@@ -237,7 +237,7 @@ TEST(Report, SweepWithBandsShadesScalingAndStrategyPlots) {
         std::stod(cell(row, "samples_per_second_p10")),
         std::stod(cell(row, "samples_per_second_p90"))};
   ASSERT_EQ(csv_band.size(), 4u);
-  const std::string label = "p10-p90 over 6 draws of the defaults x the model's measured error";
+  const std::string label = "p10-p90 over 6 draws of the defaults x the measured model error";
   ASSERT_EQ(r.plots.count("scaling"), 1u);
   const json& scaling = r.plots.at("scaling");
   EXPECT_EQ(scaling.at("band"), label);
@@ -286,8 +286,8 @@ TEST(Report, SimulateWithUncertaintyNamesTheBandAndTheTopInfluence) {
   ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
   const json u = json::parse(read_text(dir + "/out/results.json")).at("result").at("uncertainty");
   const std::string html = read_text(dir + "/out/report/report.html");
-  EXPECT_NE(html.find("<tr><th>Band</th><td>p10-p90 over 4 draws of the defaults x the model's "
-                      "measured error; best point: p10 " +
+  EXPECT_NE(html.find("<tr><th>Band</th><td>p10-p90 over 4 draws of the defaults x the measured "
+                      "model error; best point: p10 " +
                       thousands(u.at("samples_per_second").at("p10")) + " - p90 " +
                       thousands(u.at("samples_per_second").at("p90")) + " samples/s</td></tr>"),
             std::string::npos)

@@ -308,7 +308,8 @@ TEST(Uncertainty, FullyStatedScenarioIsBandedByTheModelErrorAlone) {
 }
 
 // Draws run without link metering (draw_runner.cpp): an observer of the flows, so every figure a
-// band is made of is the same to the bit, on a multi-node all-reduce and a parameter server.
+// band is made of is the same (to the bit for the headline figures), on a multi-node all-reduce
+// and a parameter server.
 TEST(Uncertainty, DrawsWithoutLinkMeteringGiveTheSameFigures) {
   for (const std::vector<std::string>& set :
        {std::vector<std::string>{"cluster.nodes=4"},
@@ -321,8 +322,12 @@ TEST(Uncertainty, DrawsWithoutLinkMeteringGiveTheSameFigures) {
     EXPECT_EQ(a.samples_per_second, b.samples_per_second) << set.back();
     EXPECT_EQ(a.iteration_time, b.iteration_time) << set.back();
     EXPECT_EQ(a.exposed_comm_share, b.exposed_comm_share) << set.back();
-    EXPECT_EQ(a.comm_time, b.comm_time) << set.back();
-    EXPECT_EQ(a.breakdown.total(), b.breakdown.total()) << set.back();
+    // Without links or a trace a regular cluster now folds (scope auto, docs/scale.md): the
+    // per-GPU means come from the slice's GPUs, summed in another order, so they agree to the
+    // last bits rather than bit for bit; the headline figures above are the same to the bit.
+    EXPECT_NEAR(a.comm_time, b.comm_time, 1e-12 * a.comm_time) << set.back();
+    EXPECT_NEAR(a.breakdown.total(), b.breakdown.total(), 1e-12 * a.breakdown.total())
+        << set.back();
     EXPECT_FALSE(a.links.classes.empty());
     EXPECT_TRUE(b.links.classes.empty());
   }
