@@ -351,7 +351,7 @@ const std::vector<BadInput>& bad_inputs() {
        "samples_per_second, bandwidths, latencies, data.stall.duration, straggler factors, "
        "training.iterations)"},
       {"clock_overflow_slow_nic.yaml", kSimulate, "",
-       "the simulated clock overflowed: it reached 8.94e+09 s of simulated time (283 years), "
+       "the simulated clock overflowed: it reached 5.37e+09 s of simulated time (170 years), "
        "beyond the 1e+09 s (31.7 years) ddpsim's clock resolves to the microsecond; some time "
        "or rate in the scenario is out of any realistic range (compute.step_time or "
        "samples_per_second, bandwidths, latencies, data.stall.duration, straggler factors, "
@@ -827,7 +827,7 @@ std::vector<CommandMistake> option_mistakes() {
                "error: <--strategies full-shard>: unknown strategy 'full-shard'; did you mean "
                "'full_shard'? Strategies: horovod, priority, byteps, local-sgd, ps, ddp, "
                "sharding, allreduce, ring, tree, halving-doubling, hierarchical, auto, nvls, "
-               "zero1, zero2, zero3, fsdp-hybrid, full_shard, hybrid_shard, no_shard "
+               "pat, zero1, zero2, zero3, fsdp-hybrid, full_shard, hybrid_shard, no_shard "
                "(options such as ps:K, zero3:ckpt: see ddpsim compare --help)\n",
                out + ".csv"});
   return m;

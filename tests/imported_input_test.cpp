@@ -322,8 +322,9 @@ TEST(ImportedInputs, FitPlatformSaysWhatIsWrongWithItsArguments) {
   // Before: "--fit-platform needs --scenario FILE" with --scenario given.
   expect_error(run({"calibrate", "--fit-platform", "--scenario",
                     kSourceDir + "/scenarios/default.yaml", "-o", out}),
-               "error: <command line>: --fit-platform: expected nccl-tests all_reduce logs (LOG "
-               "or LOG@NODESxGPUS_PER_NODE) right after it, got the option '--scenario'\n");
+               "error: --fit-platform expects nccl-tests all_reduce logs (LOG or "
+               "LOG@NODESxGPUS_PER_NODE) right after it, but the option '--scenario' follows (see "
+               "ddpsim calibrate --help)\n");
   // Before: exit 1, "internal error: cluster platform: pcie and nic bandwidths must be > 0".
   const std::string log = kSourceDir + "/tests/data/nccl-tests/all_reduce_2x8_a100_ib.log";
   const std::string scenario = kSourceDir + "/scenarios/mi300x-8.yaml";

@@ -140,7 +140,7 @@ TEST(ShardedSymmetry, AutoFoldsShardedRunsAndSaysWhy) {
       decide_scope(scenario(Size{512, 32, 64}, {"sync.sharding=fsdp-hybrid"}));
   EXPECT_TRUE(big.symmetric);
   EXPECT_EQ(big.slice_nodes, 64);
-  EXPECT_NE(big.note.find("(auto: 4096 GPUs >= 4096)"), std::string::npos) << big.note;
+  EXPECT_NE(big.note.find("(auto: 4096 GPUs >= 1024)"), std::string::npos) << big.note;
   // tree and auto run NCCL's ring for all-gather and reduce-scatter: no tree to size the slice.
   int slice = 0;
   EXPECT_EQ(

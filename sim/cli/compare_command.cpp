@@ -445,7 +445,12 @@ int run() {
   for (size_t m = 0; m < models.size(); ++m)
     for (size_t n = 0; n < nics.size(); ++n) {
       const std::vector<Cell>& cells = table[m * nics.size() + n];
-      const int star = verdicts[m * nics.size() + n].star;
+      const RowVerdicts& verdict = verdicts[m * nics.size() + n];
+      // Without draws every cell as fast as the fastest that fits is starred (a tie stars both).
+      auto starred = [&](size_t k) {
+        return uncertain ? static_cast<int>(k) == verdict.star
+                         : cells[k].fits && cells[k].samples_per_second == verdict.best;
+      };
       std::vector<std::string> row = {models[m], nics[n].empty() ? "scenario" : nics[n]};
       for (size_t k = 0; k < cells.size(); ++k) {
         const Cell& cell = cells[k];
@@ -466,7 +471,7 @@ int run() {
                           uncertain ? fmt::format(" [{} - {}]", units::format_rate(cell.band.p10),
                                                   units::format_rate(cell.band.p90))
                                     : std::string(),
-                          memory, static_cast<int>(k) == star ? "*" : " "));
+                          memory, starred(k) ? "*" : " "));
       }
       rows.push_back(row);
     }

@@ -22,8 +22,10 @@ RowVerdicts judge_row(const std::vector<Cell>& cells, bool uncertain) {
   }
   if (!uncertain) {
     for (size_t k = 0; k < cells.size(); ++k)
-      if (eligible[k] && (v.star < 0 || headlines[k] > headlines[v.star]))
+      if (eligible[k] && (v.star < 0 || headlines[k] > headlines[v.star])) {
         v.star = static_cast<int>(k);
+        v.best = headlines[k];
+      }
     return v;
   }
   for (size_t a = 0; a < cells.size(); ++a)

@@ -17,8 +17,9 @@ namespace ddpsim::cli {
 struct RowVerdicts {
   std::vector<std::pair<size_t, size_t>> cells;  // (a, b) of each pair, in print order
   std::vector<PairVerdict> pairs;                // leader and other as cell indices
-  int star = -1;
+  int star = -1;  // banded: the cell the pairs support
   bool leads_every_pair = false;
+  double best = 0;  // unbanded: the fastest nominal cell that fits (ties all starred)
 };
 
 // Both cells can run (a sharded configuration that does not fit cannot).
