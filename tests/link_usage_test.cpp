@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/cli/summary_table.h"
 #include "sim/collectives/link_meter.h"
 #include "sim/engine/simulation.h"
-#include "sim/results/summary_table.h"
 #include "sim/input/scenario_loader.h"
 #include "tests/nic_bound_cluster.h"
 #include "tests/sim_harness.h"

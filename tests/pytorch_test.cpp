@@ -243,7 +243,8 @@ void expect_predicted_step(const std::string& name, double tolerance = 0.10) {
     steady = steady || (load <= cores && std::abs(drift) <= 0.10);
   }
   if (steady)
-    FAIL() << "off by more than " << 100 * tolerance << " % in four attempts, on a steady machine:\n"
+    FAIL() << "off by more than " << 100 * tolerance
+           << " % in four attempts, on a steady machine:\n"
            << attempts;
   GTEST_SKIP() << "the machine was busy (load above " << cores
                << " cores) or changed speed by more than 10 % within every attempt:\n"

@@ -3,26 +3,27 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/cli/command.h"
 #include "sim/cli/option_checks.h"
+#include "sim/cli/summary_table.h"
 #include "sim/cost/iteration_plan.h"
 #include "sim/cost/resource_estimate.h"
 #include "sim/engine/simulation.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/model/model_zoo.h"
 #include "sim/results/hta_trace.h"
 #include "sim/results/provenance.h"
 #include "sim/results/result_json.h"
-#include "sim/results/summary_table.h"
 #include "sim/scenario/scenario_json.h"
-#include "sim/input/scenario_loader.h"
 #include "sim/uncertainty/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
-#include "sim/validation/residual_file.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/output_folder.h"
+#include "sim/validation/residual_file.h"
 
 namespace ddpsim::cli {
 namespace {
@@ -83,7 +84,7 @@ int run() {
   const SimulationResult result = simulate(scenario, sim);
   const std::vector<LedgerEntry> ledger = build_ledger(scenario);
   UncertaintyReport uncertainty;
-  SummaryBands bands;
+  std::optional<ResultBands> bands;
   const bool uncertain = opts.uncertainty.given();
   if (uncertain) {
     UncertaintyOptions u;
@@ -93,17 +94,8 @@ int run() {
     u.model_error = model_error_for(scenario, result, read_residual_file(default_residual_file()));
     u.progress = "simulate --uncertainty";
     uncertainty = assess_uncertainty(scenario, ledger, u);
-    const UncertaintyReport& r = uncertainty;
-    bands = {true,
-             r.samples,
-             r.samples_per_second.p10,
-             r.samples_per_second.p50,
-             r.samples_per_second.p90,
-             r.iteration_time.p10,
-             r.iteration_time.p50,
-             r.iteration_time.p90,
-             r.exposed_comm_share.p10,
-             r.exposed_comm_share.p90};
+    bands = ResultBands{uncertainty.samples, uncertainty.samples_per_second,
+                        uncertainty.iteration_time, uncertainty.exposed_comm_share};
   }
 
   const nlohmann::json provenance = provenance_to_json(current_provenance());
@@ -126,7 +118,8 @@ int run() {
   if (opts.json) {
     std::printf("%s\n", doc.dump(2).c_str());
   } else {
-    std::printf("%s", format_summary(scenario, model, result, ledger, bands).c_str());
+    std::printf("%s",
+                format_summary(scenario, model, result, ledger, bands ? &*bands : nullptr).c_str());
     if (uncertain) {
       std::printf("%s", format_model_error(uncertainty.model_error).c_str());
       std::printf(

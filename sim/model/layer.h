@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ enum class LayerKind {
   kElementwise,
   kLoss
 };
+
+// A layer kind's key in model files, profiles and tables ("conv", "batch_norm", ...).
+const char* layer_kind_key(LayerKind kind);
+std::optional<LayerKind> parse_layer_kind_key(const std::string& key);
 
 struct Layer {
   std::string name;  // e.g. "layer1.0.conv1", as the reference implementation

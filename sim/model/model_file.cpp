@@ -5,7 +5,6 @@
 #include <map>
 #include <set>
 
-#include "sim/profile/calibration_profile.h"
 #include "sim/scenario/yaml_reader.h"
 #include "sim/util/input_file.h"
 

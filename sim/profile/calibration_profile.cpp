@@ -111,21 +111,6 @@ std::optional<double> alpha_beta_time(
 
 namespace {
 
-const std::pair<LayerKind, const char*> kLayerKinds[] = {
-    {LayerKind::kConv, "conv"},
-    {LayerKind::kLinear, "linear"},
-    {LayerKind::kBatchNorm, "batch_norm"},
-    {LayerKind::kLayerNorm, "layer_norm"},
-    {LayerKind::kActivation, "activation"},
-    {LayerKind::kPool, "pool"},
-    {LayerKind::kEmbedding, "embedding"},
-    {LayerKind::kAttention, "attention"},
-    {LayerKind::kSoftmax, "softmax"},
-    {LayerKind::kDropout, "dropout"},
-    {LayerKind::kElementwise, "elementwise"},
-    {LayerKind::kLoss, "loss"},
-};
-
 const std::pair<CollectiveOp, const char*> kCollectiveOps[] = {
     {CollectiveOp::kAllReduce, "all_reduce"},
     {CollectiveOp::kAllGather, "all_gather"},
@@ -134,18 +119,6 @@ const std::pair<CollectiveOp, const char*> kCollectiveOps[] = {
 };
 
 }  // namespace
-
-const char* layer_kind_key(LayerKind kind) {
-  for (const auto& [k, name] : kLayerKinds)
-    if (k == kind) return name;
-  return "unknown";
-}
-
-std::optional<LayerKind> parse_layer_kind_key(const std::string& key) {
-  for (const auto& [k, name] : kLayerKinds)
-    if (key == name) return k;
-  return std::nullopt;
-}
 
 const char* collective_op_key(CollectiveOp op) {
   for (const auto& [o, name] : kCollectiveOps)

@@ -210,8 +210,6 @@ double alpha_beta_predict(const std::vector<AlphaBetaPoint>& ranges, double byte
 
 // ---------------------------------------------------------------- names used in YAML
 
-const char* layer_kind_key(LayerKind kind);  // "conv", "batch_norm", ...
-std::optional<LayerKind> parse_layer_kind_key(const std::string& key);
 const char* collective_op_key(CollectiveOp op);  // "all_reduce", "all_gather", ...
 std::optional<CollectiveOp> parse_collective_op_key(const std::string& key);
 std::optional<AllReduceAlgorithm> parse_algorithm_name(const std::string& name);  // algorithm_name

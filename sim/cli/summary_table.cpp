@@ -1,4 +1,4 @@
-#include "sim/results/summary_table.h"
+#include "sim/cli/summary_table.h"
 
 #include <fmt/format.h>
 
@@ -74,7 +74,7 @@ std::string compute_line(const ComputeSpec& c, const std::vector<LedgerEntry>& l
 }  // namespace
 
 std::string format_summary(const Scenario& s, const Model& model, const SimulationResult& r,
-                           const std::vector<LedgerEntry>& ledger, const SummaryBands& bands) {
+                           const std::vector<LedgerEntry>& ledger, const ResultBands* bands) {
   const ClusterSpec& c = s.cluster;
   std::string out;
   out += fmt::format("scenario    {}{}\n", s.name, s.source.empty() ? "" : " (" + s.source + ")");
@@ -124,14 +124,17 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
     one_gpu = fmt::format("   (1 GPU: {} {}/s; scaling efficiency {:.1f} %)",
                           rate(r.single_gpu_samples_per_second), model.sample_unit,
                           100.0 * r.scaling_efficiency);
-  if (bands.present) {
-    out += fmt::format("throughput      {:>12} {}/s (p10 {} - p90 {})   median of {} draws x the "
-                       "model's measured error\n",
-                       rate(bands.rate_p50), model.sample_unit, rate(bands.rate_p10),
-                       rate(bands.rate_p90), bands.draws);
-    out += fmt::format("nominal run     {:>12} {}/s{}: every default at its documented value; "
-                       "the breakdown, links and trace below describe this run\n",
-                       rate(r.samples_per_second), model.sample_unit, one_gpu);
+  if (bands) {
+    const Band& rate_band = bands->samples_per_second;
+    out += fmt::format(
+        "throughput      {:>12} {}/s (p10 {} - p90 {})   median of {} draws x the "
+        "model's measured error\n",
+        rate(rate_band.p50), model.sample_unit, rate(rate_band.p10), rate(rate_band.p90),
+        bands->samples);
+    out += fmt::format(
+        "nominal run     {:>12} {}/s{}: every default at its documented value; "
+        "the breakdown, links and trace below describe this run\n",
+        rate(r.samples_per_second), model.sample_unit, one_gpu);
   } else {
     out += fmt::format("throughput      {:>12} {}/s{}\n", rate(r.samples_per_second),
                        model.sample_unit, one_gpu);
@@ -140,18 +143,19 @@ std::string format_summary(const Scenario& s, const Model& model, const Simulati
   out += starved_baseline_line(r);
   const Breakdown& b = r.breakdown;
   const double t = r.iteration_time;
-  if (bands.present)
+  if (bands)
     out += fmt::format("iteration time  {} (p10 {:.3f} - p90 {:.3f} ms); nominal run {:.3f} ms:\n",
-                       ms(bands.time_p50), bands.time_p10 * 1e3, bands.time_p90 * 1e3, t * 1e3);
+                       ms(bands->iteration_time.p50), bands->iteration_time.p10 * 1e3,
+                       bands->iteration_time.p90 * 1e3, t * 1e3);
   else
     out += fmt::format("iteration time  {}\n", ms(t));
   out += fmt::format("  data wait     {} {}\n", ms(b.data_wait), pct(b.data_wait, t));
   out += fmt::format("  forward       {} {}\n", ms(b.forward), pct(b.forward, t));
   out += fmt::format("  backward      {} {}\n", ms(b.backward), pct(b.backward, t));
   out += fmt::format("  exposed comm  {} {}", ms(b.exposed_comm), pct(b.exposed_comm, t));
-  if (bands.present)
-    out += fmt::format(" (p10 {:.1f} - p90 {:.1f} %)", 100 * bands.exposed_p10,
-                       100 * bands.exposed_p90);
+  if (bands)
+    out += fmt::format(" (p10 {:.1f} - p90 {:.1f} %)", 100 * bands->exposed_comm_share.p10,
+                       100 * bands->exposed_comm_share.p90);
   out += "\n";
   out += fmt::format("  straggler     {} {}\n", ms(b.straggler_wait), pct(b.straggler_wait, t));
   out += fmt::format("  optimizer     {} {}\n", ms(b.optimizer), pct(b.optimizer, t));
