@@ -4,8 +4,10 @@
 // batch norm), DDP bucket caps 1 and 25 MB; ddpsim's predicted step must be within 10 % of the
 // measured one at every point. The launcher measures a point again (up to twice more) when it
 // missed while the 1-minute load average was above the core count + 1 (other jobs on these
-// cores) or its window was not steady (its no_sync compute took longer than the job step: load
-// inflated what the run calibrated); the overlap slowdown is measured in alternating pairs so
+// cores) or its window was not steady (its no_sync compute plus the all-reduce of DDP's last
+// bucket, which nothing hides, took longer than the job step: load inflated what the run
+// calibrated; 2026-11-29 CI, mobilenet at 1 Gbit/s cap 25: +14, +25, +24 % at load 2.0-2.5 with a
+// no_sync step above the job step); the overlap slowdown is measured in alternating pairs so
 // that load cancels in each ratio (calibrate/pytorch/ddp_step.py); every point's load is
 // printed. Attempts that missed on both sides (one too fast, one too slow: 2026-11-28 CI,
 // mobilenet at 1 Gbit/s +18.3, -10.4, -13.6 % at load 2.1-2.2) count as busy: each attempt
@@ -93,7 +95,8 @@ TEST(GroundTruth, TwoRanksOverShapedLinksWithinTenPercent) {
                              " s, predicted " + std::to_string(predicted) + " s (" +
                              std::to_string(100 * error) + " %), load " +
                              std::to_string(p["load"].get<double>()) + ", no_sync step " +
-                             std::to_string(p["nosync_step_s"].get<double>()) + " s, " +
+                             std::to_string(p["nosync_step_s"].get<double>()) + " s, last bucket " +
+                             std::to_string(p.value("last_bucket_allreduce_s", 0.0)) + " s, " +
                              std::to_string(p["attempts"].size()) + " attempt(s)\n";
     if (std::abs(error) <= 0.10) continue;
     if (p["busy"].get<bool>()) {
@@ -105,9 +108,9 @@ TEST(GroundTruth, TwoRanksOverShapedLinksWithinTenPercent) {
 
   if (!busy_misses.empty() && !HasFailure()) {
     GTEST_SKIP() << "the machine stayed busy (load above " << m["busy_load"].get<double>()
-                 << ", the run's compute alone took longer than its job: load inflated what "
-                    "it calibrated, or its attempts missed on both sides) through every attempt "
-                    "of these points:\n"
+                 << ", the run's compute alone plus its last bucket's all-reduce took longer "
+                    "than its job: load inflated what it calibrated, or its attempts missed on "
+                    "both sides) through every attempt of these points:\n"
                  << busy_misses;
   }
 }

@@ -27,7 +27,11 @@ The job and its calibration alternate in `--rounds` rounds, so that both see the
    goes over the measurement cancels instead of landing on one side (one block alone and then
    one beside read 1.52-1.57 at 1 Gbit/s on a 2-core machine at load 2.3-2.7, and predicted the
    job +27 % slow); the slowdown is the median of the pair ratios of the slowest rank.
-4. **The device**: a square matrix product and a large copy on all ranks at once (FLOP/s and
+4. **The last bucket's all-reduce**: after each round, one all-reduce of as many bytes as the
+   bucket DDP fills last (its first layers' gradients, ready when backward ends, so nothing is
+   left to hide it: the job step is at least the compute plus this), on the job's process group
+   (`last_bucket_allreduce_s`, the median over rounds; 0 where DDP does not report its buckets).
+5. **The device**: a square matrix product and a large copy on all ranks at once (FLOP/s and
    memory bandwidth per rank, with the other ranks busy too).
 
 Rank 0 writes everything as JSON (`-o`): medians, every sample, per-rank values, 1-minute load
@@ -109,6 +113,31 @@ def timed_block(job, steps, seconds):
     return out
 
 
+def last_bucket_bytes(ddp):
+    """Bytes of the bucket DDP reduces last (after its buckets were rebuilt), or 0 when this
+    PyTorch does not report them."""
+    try:
+        data = ddp._get_ddp_logging_data()
+        sizes = str(data.get("rebuilt_bucket_sizes") or data.get("bucket_sizes") or "")
+        return int(sizes.split(",")[-1]) if sizes.strip() else 0
+    except (AttributeError, RuntimeError, ValueError):
+        return 0
+
+
+def timed_allreduce(nbytes, device):
+    import torch
+    import torch.distributed as dist
+    buf = torch.zeros(max(1, int(nbytes) // 4), dtype=torch.float32, device=device)
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+    dist.barrier()  # the ranks leave their no_sync steps apart; a call must not time the wait
+    start = time.perf_counter()
+    dist.all_reduce(buf)
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+    return time.perf_counter() - start
+
+
 def comm_loop(group, nbytes, device, stop, counter):
     """All-reduces a tensor of `nbytes` until every rank has set `stop`."""
     import torch
@@ -168,13 +197,18 @@ def run(a):
 
     for _ in range(a.warmup):
         job.step()
-    job_steps, synced, nosync, nosync_after_sync = [], [], [], []
+    job_steps, synced, nosync, nosync_after_sync, last_bucket = [], [], [], [], []
+    tail_bytes = 0
     for r in range(a.rounds):
         synced.append(job.step())  # opens the round; follows no_sync: no buffer broadcast
         per_round = a.steps // a.rounds + (1 if r < a.steps % a.rounds else 0)
         job_steps += [job.step() for _ in range(per_round)]
         nosync_after_sync.append(job.step(sync=False))  # pays the buffer broadcast
         nosync.append(job.step(sync=False))
+        # the buckets as rebuilt after the first steps (every rank reads the same)
+        tail_bytes = last_bucket_bytes(job.ddp)
+        if tail_bytes:
+            last_bucket.append(timed_allreduce(tail_bytes, device))
         loads["round%d" % r] = dist_env.load_average()
 
     alone, beside, pair_ratios, comm_calls = [], [], [], [0]
@@ -210,7 +244,7 @@ def run(a):
     mine = {
         "rank": rank, "host": dist_env.host_label(a), "pid": os.getpid(),
         "job_s": job_steps, "synced_s": synced, "nosync_s": nosync,
-        "nosync_after_sync_s": nosync_after_sync,
+        "nosync_after_sync_s": nosync_after_sync, "last_bucket_s": last_bucket,
         "alone_s": alone, "beside_comm_s": beside, "overlap_pair_ratios": pair_ratios,
         "comm_calls_beside": comm_calls[0],
         "matmul_flops": flops, "copy_bytes_per_s": copy_bw, "loads": loads,
@@ -234,6 +268,12 @@ def run(a):
             # compute per rank: the slowest rank's median no_sync step
             "nosync_step_s": slowest("nosync_s"),
             "round_opening_step_s": med(synced),
+            # the bucket DDP fills last, reduced alone (the job cannot hide it)
+            "last_bucket_bytes": tail_bytes,
+            # the fastest rank's median: a rank that left the barrier first waits for the others
+            # inside the call
+            "last_bucket_allreduce_s": (min(med(r["last_bucket_s"]) for r in everyone)
+                                        if tail_bytes else 0.0),
             # the buffer broadcast as measured: no_sync after a synced step minus after no_sync
             "broadcast_s": slowest("nosync_after_sync_s") - slowest("nosync_s"),
             # the slowest rank's median over the alternating pairs of beside / alone
