@@ -1,11 +1,10 @@
-#include <utility>
-
 #include "sim/model/layer.h"
+#include "sim/util/key_table.h"
 
 namespace ddpsim {
 namespace {
 
-const std::pair<LayerKind, const char*> kLayerKinds[] = {
+const KeyRow<LayerKind> kLayerKinds[] = {
     {LayerKind::kConv, "conv"},
     {LayerKind::kLinear, "linear"},
     {LayerKind::kBatchNorm, "batch_norm"},
@@ -22,16 +21,10 @@ const std::pair<LayerKind, const char*> kLayerKinds[] = {
 
 }  // namespace
 
-const char* layer_kind_key(LayerKind kind) {
-  for (const auto& [k, name] : kLayerKinds)
-    if (k == kind) return name;
-  return "unknown";
-}
+const char* layer_kind_key(LayerKind kind) { return key_of(kLayerKinds, kind); }
 
 std::optional<LayerKind> parse_layer_kind_key(const std::string& key) {
-  for (const auto& [k, name] : kLayerKinds)
-    if (key == name) return k;
-  return std::nullopt;
+  return value_of(kLayerKinds, key);
 }
 
 }  // namespace ddpsim

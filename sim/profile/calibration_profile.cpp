@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "sim/scenario/enum_names.h"
+#include "sim/util/key_table.h"
 
 namespace ddpsim {
 
@@ -111,7 +112,7 @@ std::optional<double> alpha_beta_time(
 
 namespace {
 
-const std::pair<CollectiveOp, const char*> kCollectiveOps[] = {
+const KeyRow<CollectiveOp> kCollectiveOps[] = {
     {CollectiveOp::kAllReduce, "all_reduce"},
     {CollectiveOp::kAllGather, "all_gather"},
     {CollectiveOp::kReduceScatter, "reduce_scatter"},
@@ -120,16 +121,10 @@ const std::pair<CollectiveOp, const char*> kCollectiveOps[] = {
 
 }  // namespace
 
-const char* collective_op_key(CollectiveOp op) {
-  for (const auto& [o, name] : kCollectiveOps)
-    if (o == op) return name;
-  return "unknown";
-}
+const char* collective_op_key(CollectiveOp op) { return key_of(kCollectiveOps, op); }
 
 std::optional<CollectiveOp> parse_collective_op_key(const std::string& key) {
-  for (const auto& [o, name] : kCollectiveOps)
-    if (key == name) return o;
-  return std::nullopt;
+  return value_of(kCollectiveOps, key);
 }
 
 std::optional<AllReduceAlgorithm> parse_algorithm_name(const std::string& name) {
