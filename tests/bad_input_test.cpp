@@ -480,7 +480,8 @@ struct CommandMistake {
 };
 
 Outcome run_args(const std::vector<std::string>& args) {
-  std::vector<std::string> all = {"/usr/bin/timeout", "60", kBinary};
+  const std::string limit = std::to_string(static_cast<int>(60 * ddpsim::testing::kBuildSlowdown));
+  std::vector<std::string> all = {"/usr/bin/timeout", limit, kBinary};
   all.insert(all.end(), args.begin(), args.end());
   return ddpsim::testing::run_program(all, kScratch);
 }

@@ -29,9 +29,10 @@ std::string write(const std::string& name, const std::string& text) {
   return path.string();
 }
 
-// At most 60 s: a hang fails the test instead of stalling it.
+// At most 60 s (times the build's slowdown): a hang fails the test instead of stalling it.
 Exited run(std::vector<std::string> args) {
-  args.insert(args.begin(), {"/usr/bin/timeout", "60", kBinary});
+  const std::string limit = std::to_string(static_cast<int>(60 * ddpsim::testing::kBuildSlowdown));
+  args.insert(args.begin(), {"/usr/bin/timeout", limit, kBinary});
   Exited o = ddpsim::testing::run_program(args, kScratch);
   o.err = ddpsim::testing::without_sanitizer_warning(o.err);
   return o;
@@ -97,7 +98,7 @@ TEST(ImportedInputs, AnNcclTestsLogOfAHundredThousandRowsIsRefusedQuickly) {
   expect_error(o, "error: " + path +
                       ":1027:1: more than 1024 data rows in the table of line 1: nccl-tests prints "
                       "about 35 (-f 2 from 8 B to 16 GiB); import a run with fewer sizes\n");
-  EXPECT_LT(seconds, 20);
+  EXPECT_LT(seconds, 20 * ddpsim::testing::kBuildSlowdown);
   // 1024 rows still import.
   EXPECT_EQ(import_log(write("rows_at_limit.log", nccl_log(1024))).exit_code, 0);
 }
@@ -116,7 +117,8 @@ TEST(ImportedInputs, HuggingFaceConfigsRefuseAMillionLayersAndNumbersInQuotes) {
                "error: " + huge +
                    ":1:65: num_hidden_layers: expected an integer in [1, 4096], "
                    "got 1000000 (too large)\n");
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+            20 * ddpsim::testing::kBuildSlowdown);
   const std::string quoted = write("quoted.json", llama_config("2", "\"4\""));
   expect_error(run({"models", quoted}),
                "error: " + quoted +
@@ -352,7 +354,8 @@ TEST(ImportedInputs, CompareRefusesStrategiesItCannotRunOrThatSayTwoThings) {
                            0),
             0u)
       << huge.err;
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+            20 * ddpsim::testing::kBuildSlowdown);
   // Before: the last of two options won without a word.
   for (const auto& [token, what] : std::vector<std::pair<std::string, std::string>>{
            {"zero3:post:none", "'post' and 'none' are both a backward prefetch policy"},
