@@ -436,4 +436,48 @@ TEST(ImportedInputs, ASweepOfTwentyThousandPointsAsksForYesBeforeItStarts) {
             0);
 }
 
+// Far above the threshold, a sample of about 1,000 points spread over the sweep decides before
+// every point is planned: 50,000 points took 25 s and 360 MB to be refused, a million (allowed)
+// would have taken minutes and gigabytes. The sample's estimate matches the full one (27 min
+// for these 50,000 points at -j 1, when every point was planned).
+TEST(ImportedInputs, ASweepFarAboveTheThresholdIsRefusedFromASampleInSeconds) {
+  const std::string scenario = kSourceDir + "/scenarios/default.yaml";
+  const fs::path out = kScratch.root() / "huge_sweep";
+  const std::vector<std::string> sweep = {"sweep",   scenario,
+                                          "--sweep", "training.batch_per_gpu=" + numbers(1, 500),
+                                          "--sweep", "sync.bucket_cap=" + numbers(1, 100, "MiB"),
+                                          "-j",      "1",
+                                          "-o",      out.string()};
+  const auto start = std::chrono::steady_clock::now();
+  const Exited o = run(sweep);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(o.err.rfind("error: " + scenario + ": 50000 points, about ", 0), 0u) << o.err;
+  EXPECT_NE(o.err.find(" min of wall time estimated with -j 1 (from "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find(" points spread over the sweep): above 10 min, a sweep starts only with "
+                       "--yes"),
+            std::string::npos)
+      << o.err;
+  // Within 10 % of the full plan's 27 min.
+  const size_t about = o.err.find("about ");
+  ASSERT_NE(about, std::string::npos);
+  const double minutes = std::stod(o.err.substr(about + 6));
+  EXPECT_GE(minutes, 25);
+  EXPECT_LE(minutes, 30);
+  EXPECT_LT(seconds, 10 * ddpsim::testing::kBuildSlowdown);
+  EXPECT_FALSE(fs::exists(out));
+
+  // Shard 1/2 of twice the points (nodes 2 and 4 innermost) owns the odd indices, the 4-node
+  // points: the sample is drawn from those, and estimates what the unsharded sweep did.
+  std::vector<std::string> sharded = sweep;
+  sharded.insert(sharded.end(), {"--sweep", "cluster.nodes=2,4", "--shard", "1/2"});
+  const Exited q = run(sharded);
+  EXPECT_EQ(q.exit_code, 2) << q.err;
+  EXPECT_EQ(q.err.rfind("error: " + scenario + ": 50000 points, about ", 0), 0u) << q.err;
+  const size_t q_about = q.err.find("about ");
+  ASSERT_NE(q_about, std::string::npos);
+  EXPECT_NEAR(std::stod(q.err.substr(q_about + 6)), minutes, 2) << q.err;
+}
+
 }  // namespace

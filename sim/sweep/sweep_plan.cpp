@@ -6,9 +6,9 @@
 #include <regex>
 #include <set>
 
+#include "sim/input/scenario_loader.h"
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/scenario_json.h"
-#include "sim/input/scenario_loader.h"
 #include "sim/util/input_file.h"
 
 namespace ddpsim {
@@ -100,7 +100,8 @@ std::string point_id(const Scenario& scenario, const std::string& options_finger
 SweepPlan plan_sweep(const std::string& scenario_file,
                      const std::vector<std::string>& set_overrides,
                      const std::vector<std::string>& sweep_options,
-                     const std::string& options_fingerprint) {
+                     const std::string& options_fingerprint,
+                     const std::function<bool(size_t)>& keep) {
   SweepPlan plan;
   plan.scenario_file = scenario_file;
   plan.set_overrides = set_overrides;
@@ -126,6 +127,7 @@ SweepPlan plan_sweep(const std::string& scenario_file,
                          " one sweep may have: sweep fewer values, or run several sweeps");
   }
   for (SweepPoint& point : expand_sweep(plan.spec)) {
+    if (keep && !keep(point.index)) continue;
     std::vector<std::string> overrides = set_overrides;
     overrides.insert(overrides.end(), point.overrides.begin(), point.overrides.end());
     PlannedPoint planned;
