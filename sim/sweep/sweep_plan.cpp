@@ -97,6 +97,28 @@ std::string point_id(const Scenario& scenario, const std::string& options_finger
   return hex;
 }
 
+namespace {
+
+SweepSpec sweep_spec_of(const std::string& text, const std::string& scenario_file,
+                        const std::vector<std::string>& sweep_options) {
+  SweepSpec spec = parse_sweep_section(text, scenario_file);
+  for (const std::string& option : sweep_options) add_axis(&spec, parse_sweep_option(option));
+  if (spec.axes.empty()) {
+    throw InputError(SourceLocation{scenario_file, 0, 0},
+                     "nothing to sweep: add a top-level `sweep:` mapping (e.g. sweep: "
+                     "{cluster.nodes: [1, 2, 4]}) or --sweep cluster.nodes=1,2,4");
+  }
+  return spec;
+}
+
+}  // namespace
+
+SweepSpec read_sweep_spec(const std::string& scenario_file,
+                          const std::vector<std::string>& sweep_options) {
+  return sweep_spec_of(read_input_file(scenario_file, "scenario", "scenario file"), scenario_file,
+                       sweep_options);
+}
+
 SweepPlan plan_sweep(const std::string& scenario_file,
                      const std::vector<std::string>& set_overrides,
                      const std::vector<std::string>& sweep_options,
@@ -106,13 +128,7 @@ SweepPlan plan_sweep(const std::string& scenario_file,
   plan.scenario_file = scenario_file;
   plan.set_overrides = set_overrides;
   const std::string text = read_input_file(scenario_file, "scenario", "scenario file");
-  plan.spec = parse_sweep_section(text, scenario_file);
-  for (const std::string& option : sweep_options) add_axis(&plan.spec, parse_sweep_option(option));
-  if (plan.spec.axes.empty()) {
-    throw InputError(SourceLocation{scenario_file, 0, 0},
-                     "nothing to sweep: add a top-level `sweep:` mapping (e.g. sweep: "
-                     "{cluster.nodes: [1, 2, 4]}) or --sweep cluster.nodes=1,2,4");
-  }
+  plan.spec = sweep_spec_of(text, scenario_file, sweep_options);
 
   std::set<std::string> models_checked;
   if (plan.spec.point_count() > kMaxSweepPoints) {

@@ -35,6 +35,11 @@ struct SweepPlan {
   std::vector<std::string> swept_keys() const;
 };
 
+// The file's `sweep:` section with the `--sweep` axes added, nothing expanded or resolved (what
+// counting the points needs). Throws InputError when there is nothing to sweep.
+SweepSpec read_sweep_spec(const std::string& scenario_file,
+                          const std::vector<std::string>& sweep_options);
+
 // Reads the file's `sweep:` section, adds the `--sweep` axes, expands and resolves every point.
 // `options_fingerprint` names the simulation options that change a result (e.g. "trace=8").
 // Throws InputError when there is nothing to sweep or any point does not load. With `keep`, only
