@@ -5,6 +5,7 @@
 // themselves).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -60,6 +61,7 @@ ResidualRow row(const std::string& id, const std::string& source, const std::str
   r.median = 100;
   r.nominal = 101;
   r.residual = residual;
+  r.nominal_residual = std::log(r.measured / r.nominal);
   r.draw_spread = spread;
   return r;
 }
@@ -103,10 +105,44 @@ TEST(ModelError, PoolsBelowTenCasesAndLeavesTheOwnSourceOut) {
   const Discrepancy net = estimate_discrepancy(rows, {"network-rdma", "allreduce"}, kSupport);
   EXPECT_EQ(net.pooled, "all");
   EXPECT_EQ(net.cases, 15);
+  // A class of 3 cases says so, and its borrowed residuals are errors at documented values.
+  ASSERT_EQ(net.distance.size(), 1u);
+  EXPECT_EQ(net.distance[0], "its class (network-rdma/allreduce) has 3 validated cases, fewer than 10");
+  EXPECT_TRUE(net.borrowed);
+  std::vector<double> at_nominal;
+  for (const ResidualRow& r : rows) at_nominal.push_back(r.nominal_residual);
+  std::sort(at_nominal.begin(), at_nominal.end());
+  EXPECT_NEAR(net.shift, at_nominal[7], 1e-12);  // the median of 15
   // Without src0 the compute class keeps 8 rows (< 10): pooled over every row but src0's.
   const Discrepancy out = estimate_discrepancy(rows, {"compute", "allreduce"}, kSupport, "src0");
   EXPECT_EQ(out.pooled, "all");
   EXPECT_EQ(out.cases, 11);
+  EXPECT_TRUE(out.borrowed);
+  // With its own class, the residuals against the draws' median, and the draws as they are.
+  const Discrepancy own = estimate_discrepancy(rows, {"compute", "allreduce"}, kSupport);
+  EXPECT_FALSE(own.borrowed);
+  const std::vector<double> draws = {80, 85, 90, 95, 100};
+  EXPECT_EQ(anchored_draws(draws, own, 120), draws);
+}
+
+// Borrowed residuals carry no other class's draws: the scenario's draws are moved so that their
+// median is its own nominal run, and the band's median is that run times the borrowed shift.
+// The class's own residuals already hold its draws' offset, so its draws stay where they are.
+TEST(ModelError, BorrowedErrorsAnchorTheDrawsAtTheNominalRun) {
+  const std::vector<ResidualRow> rows = sample_rows();
+  const Discrepancy net = estimate_discrepancy(rows, {"network-rdma", "allreduce"}, kSupport);
+  const std::vector<double> draws = {80, 85, 90, 95, 100};  // median 90, nominal 120
+  const std::vector<double> anchored = anchored_draws(draws, net, 120);
+  ASSERT_EQ(anchored.size(), draws.size());
+  EXPECT_NEAR(anchored[2], 120, 1e-12);
+  EXPECT_NEAR(anchored[0] / anchored[4], 0.8, 1e-12);  // the draws' spread is kept
+  const Band b = combined_band(anchored, net);
+  EXPECT_NEAR(b.p50, 120 * std::exp(net.shift), 120 * 0.01);
+  // A time anchors at the nominal step the same way.
+  const Band t = combined_band(anchored_draws({0.8, 0.9, 1.0}, net, 0.5), net, false);
+  EXPECT_NEAR(t.p50, 0.5 * std::exp(-net.shift), 0.5 * 0.02);
+  // No nominal figure, no anchoring.
+  EXPECT_EQ(anchored_draws(draws, net, 0), draws);
 }
 
 TEST(ModelError, PerturbingOneSourceMovesOnlyOtherSourcesBands) {
@@ -117,8 +153,11 @@ TEST(ModelError, PerturbingOneSourceMovesOnlyOtherSourcesBands) {
                                                      source));
   };
   const Band own_before = band_for("src1"), other_before = band_for("src2");
-  for (ResidualRow& r : rows)
-    if (r.source == "src1") r.residual += 0.2;
+  for (ResidualRow& r : rows)  // src1 measured 22 % faster: both its residuals move
+    if (r.source == "src1") {
+      r.residual += 0.2;
+      r.nominal_residual += 0.2;
+    }
   const Band own_after = band_for("src1"), other_after = band_for("src2");
   EXPECT_EQ(own_before.p10, own_after.p10);
   EXPECT_EQ(own_before.p50, own_after.p50);
@@ -155,11 +194,22 @@ TEST(ModelError, UnlikeEveryValidatedCaseSaysWhyAndWidens) {
       estimate_discrepancy(rows, {"compute", "allreduce"}, {"rdma", "nvswitch", 8, 65});
   ASSERT_EQ(big.distance.size(), 1u);
   EXPECT_NE(big.distance[0].find("65 GPUs"), std::string::npos);
-  // Same residuals (every row), twice the spread.
+  // Same residuals (every row, at documented values), twice the spread: the network class of 3
+  // rows is widened too (for its size), so both are twice the unwidened scale.
   const Discrepancy all = estimate_discrepancy(rows, {"network-rdma", "allreduce"}, kSupport);
-  EXPECT_NEAR(big.scale, kDistanceInflation * all.scale, 1e-12);
+  EXPECT_NEAR(big.scale, all.scale, 1e-12);
+  EXPECT_TRUE(big.borrowed);
+  std::vector<ResidualRow> as_own = rows;  // every row in one class: its own residuals, unwidened
+  for (ResidualRow& r : as_own) {
+    r.mechanism = {"compute", "allreduce"};
+    r.residual = r.nominal_residual;
+  }
+  const Discrepancy unwidened = estimate_discrepancy(as_own, {"compute", "allreduce"}, kSupport);
+  EXPECT_TRUE(unwidened.distance.empty());
+  EXPECT_NEAR(big.scale, kDistanceInflation * unwidened.scale, 1e-12);
+  // No row synchronises by ps, and its class has none: two reasons.
   const Discrepancy ps = estimate_discrepancy(rows, {"compute", "ps"}, kSupport);
-  EXPECT_EQ(ps.distance.size(), 1u);
+  EXPECT_EQ(ps.distance.size(), 2u);
 }
 
 TEST(ModelError, RowsRoundTripAndBadRowsNameTheirPlace) {
@@ -170,16 +220,17 @@ TEST(ModelError, RowsRoundTripAndBadRowsNameTheirPlace) {
   EXPECT_EQ(format_residual_rows(back), text);
   const std::string header = text.substr(0, text.find('\n') + 1);
   try {
-    parse_residual_rows(header + "X,s,compute,allreduce,rdma,nvswitch,8,16,1,1,1,0.1,oops\n",
+    parse_residual_rows(header + "X,s,compute,allreduce,rdma,nvswitch,8,16,1,1,1,0.1,0.1,oops\n",
                         "d.csv");
     FAIL() << "accepted a bad number";
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().line, 2);
-    EXPECT_EQ(e.where().column, 52);
+    EXPECT_EQ(e.where().column, 56);
     EXPECT_NE(e.message().find("draw_spread"), std::string::npos);
   }
   try {
-    parse_residual_rows(header + "X,s,fast,allreduce,rdma,nvswitch,8,16,1,1,1,0.1,0\n", "d.csv");
+    parse_residual_rows(header + "X,s,fast,allreduce,rdma,nvswitch,8,16,1,1,1,0.1,0.1,0\n",
+                        "d.csv");
     FAIL() << "accepted an unknown class";
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().column, 5);

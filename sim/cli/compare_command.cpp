@@ -381,7 +381,8 @@ int run() {
     }
     for (size_t i = 0; i < jobs.size(); ++i) {
       Cell& cell = cell_of(jobs[i]);
-      cell.band = combined_band(cell.draws, cell.error);
+      cell.band =
+          combined_band(anchored_draws(cell.draws, cell.error, cell.samples_per_second), cell.error);
     }
   }
   const int draws = static_cast<int>(design.size());

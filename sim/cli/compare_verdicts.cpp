@@ -9,7 +9,9 @@
 namespace ddpsim::cli {
 
 PairVerdict judge_cells(const Cell& a, const Cell& b) {
-  return judge_pair(a.draws, a.error, b.draws, b.error, a.mechanism == b.mechanism);
+  return judge_pair(anchored_draws(a.draws, a.error, a.samples_per_second), a.error,
+                    anchored_draws(b.draws, b.error, b.samples_per_second), b.error,
+                    a.mechanism == b.mechanism);
 }
 
 RowVerdicts judge_row(const std::vector<Cell>& cells, bool uncertain) {

@@ -92,6 +92,8 @@ int run() {
     u.seed = static_cast<uint64_t>(opts.uncertainty.seed);
     u.jobs = opts.jobs;
     u.model_error = model_error_for(scenario, result, read_residual_file(default_residual_file()));
+    u.nominal_rate = result.samples_per_second;
+    u.nominal_time = result.iteration_time;
     u.progress = "simulate --uncertainty";
     uncertainty = assess_uncertainty(scenario, ledger, u);
     bands = ResultBands{uncertainty.samples, uncertainty.samples_per_second,

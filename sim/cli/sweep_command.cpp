@@ -431,6 +431,8 @@ int run() {
         if (uncertain) {
           UncertaintyOptions point_draws = draws;
           point_draws.model_error = model_error_for(p.scenario, result, model_errors);
+          point_draws.nominal_rate = result.samples_per_second;
+          point_draws.nominal_time = result.iteration_time;
           bands = uncertainty_to_json(assess_uncertainty(p.scenario, ledgers.at(i), point_draws));
         }
         // The trace first: a complete point file promises its trace exists too.

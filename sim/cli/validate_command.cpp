@@ -115,6 +115,7 @@ ResidualRow residual_row(const CaseDraws& c) {
   r.median = percentile(c.values, 0.5);
   const double orient = c.rate ? 1 : -1;
   r.residual = orient * std::log(c.measured / r.median);
+  r.nominal_residual = orient * std::log(c.measured / c.nominal);
   r.draw_spread = std::abs(std::log(percentile(c.values, 0.9) / percentile(c.values, 0.1))) /
                   (2 * kZ90);
   return r;
@@ -209,7 +210,7 @@ std::vector<BandRow> leave_one_source_out(const std::vector<CaseDraws>& cases,
   std::vector<BandRow> rows;
   for (const CaseDraws& c : cases) {
     const Discrepancy d = estimate_discrepancy(pool, c.mechanism, c.support, c.source);
-    const Band b = combined_band(c.values, d, c.rate);
+    const Band b = combined_band(anchored_draws(c.values, d, c.nominal), d, c.rate);
     rows.push_back({c.mechanism.name(), c.id, d.pooled, c.measured, c.nominal, b.p10, b.p50, b.p90,
                     static_cast<int>(d.distance.size())});
   }

@@ -40,6 +40,9 @@ struct UncertaintyOptions {
   // The model error to combine with the draws (estimate_discrepancy for the scenario's class);
   // unknown (no offsets): bands of the draws alone.
   Discrepancy model_error;
+  // The nominal run's samples/s and step time: where the draws are anchored when the model
+  // error was borrowed from other classes (anchored_draws; 0 = not anchored).
+  double nominal_rate = 0, nominal_time = 0;
 };
 
 struct UncertaintyReport {

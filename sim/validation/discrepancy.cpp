@@ -21,7 +21,7 @@ constexpr double kLeastScale = 0.5;
 
 const char* kHeader =
     "case,source,binds,sync,transport,intra_node,generation,gpus,measured,median,nominal,"
-    "residual,draw_spread";
+    "residual,nominal_residual,draw_spread";
 
 template <class Pred>
 std::vector<const ResidualRow*> select(const std::vector<const ResidualRow*>& rows, Pred keep) {
@@ -65,7 +65,9 @@ Discrepancy estimate_discrepancy(const std::vector<ResidualRow>& all,
   std::vector<const ResidualRow*> used =
       select(pool, [&](const ResidualRow& r) { return r.mechanism == mechanism; });
   d.pooled = "class";
+  bool few = false;
   if (static_cast<int>(used.size()) < kMinClassCases) {
+    few = true;
     used = select(pool, [&](const ResidualRow& r) { return r.mechanism.binds == mechanism.binds; });
     d.pooled = "binds";
   }
@@ -83,11 +85,20 @@ Discrepancy estimate_discrepancy(const std::vector<ResidualRow>& all,
     used = pool;
     d.pooled = "all";
   }
+  if (few) {
+    const int own = static_cast<int>(
+        std::count_if(pool.begin(), pool.end(),
+                      [&](const ResidualRow* r) { return r->mechanism == mechanism; }));
+    d.distance.push_back(fmt::format("its class ({}) has {} validated case{}, fewer than {}",
+                                     mechanism.name(), own, own == 1 ? "" : "s",
+                                     kMinClassCases));
+  }
+  d.borrowed = d.pooled != "class";
 
   std::vector<double> residuals;
   double draw_variance = 0;
   for (const ResidualRow* r : used) {
-    residuals.push_back(r->residual);
+    residuals.push_back(d.borrowed ? r->nominal_residual : r->residual);
     draw_variance += r->draw_spread * r->draw_spread;
   }
   d.cases = static_cast<int>(residuals.size());
@@ -99,8 +110,8 @@ Discrepancy estimate_discrepancy(const std::vector<ResidualRow>& all,
       d.spread > 0 ? std::min(draw_variance / (d.spread * d.spread), 1.0) : 1.0;
   const double beyond = std::max(std::sqrt(1 - explained), kLeastScale);
   const double n = d.cases;
-  const double few = student_t_quantile(0.9, d.cases - 1) / kZ90 * std::sqrt(1 + 1 / n);
-  d.scale = beyond * few * (d.distance.empty() ? 1.0 : kDistanceInflation);
+  const double small_sample = student_t_quantile(0.9, d.cases - 1) / kZ90 * std::sqrt(1 + 1 / n);
+  d.scale = beyond * small_sample * (d.distance.empty() ? 1.0 : kDistanceInflation);
   std::vector<double> deviations;
   for (double r : residuals) deviations.push_back(std::abs(r - d.shift));
   d.resolution = median(deviations);
@@ -109,6 +120,17 @@ Discrepancy estimate_discrepancy(const std::vector<ResidualRow>& all,
     d.offsets.push_back(d.shift + d.scale * (percentile(residuals, q) - d.shift));
   }
   return d;
+}
+
+std::vector<double> anchored_draws(const std::vector<double>& values, const Discrepancy& d,
+                                   double nominal) {
+  if (!d.known() || !d.borrowed || !(nominal > 0) || values.empty()) return values;
+  const double middle = percentile(values, 0.5);
+  if (!(middle > 0)) return values;
+  std::vector<double> out;
+  out.reserve(values.size());
+  for (double v : values) out.push_back(v * (nominal / middle));
+  return out;
 }
 
 std::vector<double> combined_values(const std::vector<double>& values, const Discrepancy& d,
@@ -133,10 +155,10 @@ Band combined_band(const std::vector<double>& values, const Discrepancy& d, bool
 std::string format_residual_rows(const std::vector<ResidualRow>& rows) {
   std::string out = std::string(kHeader) + "\n";
   for (const ResidualRow& r : rows)
-    out += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6f},{:.6f}\n", r.id,
-                       r.source, r.mechanism.binds, r.mechanism.sync, r.support.transport,
+    out += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6f},{:.6f},{:.6f}\n",
+                       r.id, r.source, r.mechanism.binds, r.mechanism.sync, r.support.transport,
                        r.support.intra_node, r.support.generation, r.support.gpus, r.measured,
-                       r.median, r.nominal, r.residual, r.draw_spread);
+                       r.median, r.nominal, r.residual, r.nominal_residual, r.draw_spread);
   return out;
 }
 
@@ -170,9 +192,9 @@ std::vector<ResidualRow> parse_residual_rows(const std::string& text, const std:
       if (comma == std::string::npos) break;
       s = comma + 1;
     }
-    if (f.size() != 13)
+    if (f.size() != 14)
       throw InputError({file, line, 1},
-                       fmt::format("{} fields where the header has 13 ({})", f.size(), kHeader));
+                       fmt::format("{} fields where the header has 14 ({})", f.size(), kHeader));
     auto one_of = [&](int i, const std::vector<std::string>& allowed, const char* what) {
       if (std::find(allowed.begin(), allowed.end(), f[i]) != allowed.end()) return f[i];
       std::string list;
@@ -209,12 +231,15 @@ std::vector<ResidualRow> parse_residual_rows(const std::string& text, const std:
     r.median = number(9, "median");
     r.nominal = number(10, "nominal");
     r.residual = number(11, "residual");
-    r.draw_spread = number(12, "draw_spread");
+    r.nominal_residual = number(12, "nominal_residual");
+    r.draw_spread = number(13, "draw_spread");
     if (r.draw_spread < 0)
-      throw InputError({file, line, column[12]}, "draw_spread is at least 0");
-    if (std::abs(r.residual) > 10)
-      throw InputError({file, line, column[11]},
-                       "residual is a log ratio between -10 and 10 (a factor of 22,000)");
+      throw InputError({file, line, column[13]}, "draw_spread is at least 0");
+    for (int i : {11, 12})
+      if (std::abs(number(i, "")) > 10)
+        throw InputError({file, line, column[i]},
+                         fmt::format("{} is a log ratio between -10 and 10 (a factor of 22,000)",
+                                     i == 11 ? "residual" : "nominal_residual"));
     rows.push_back(r);
   }
   return rows;

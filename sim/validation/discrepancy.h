@@ -6,9 +6,16 @@
 // (mechanism_class.h) so that nothing is counted twice: the residuals' spread already holds the
 // draws' spread, so only what the draws do not explain is added (docs/model-error.md).
 //
-// Rules, fixed before any residual was seen:
+// Rules, fixed before any residual was seen (the last two added after the public cases showed
+// that borrowed residuals carried other classes' draws, docs/model-error.md):
 // - Pooling: the residuals of the scenario's class (binds x sync) when it has at least
 //   kMinClassCases rows, else those of its `binds`, else every row.
+// - Borrowed residuals are errors at documented values: outside its own class a row contributes
+//   log(measured / its nominal run), and the scenario's draws are moved so that their median is
+//   its own nominal run (anchored_draws). Within a class the draws' offset from the nominal comes
+//   from the same ledger rows and stays in the residual; across classes it does not transfer.
+// - A class with fewer than kMinClassCases rows is unlike what was checked: it says so and its
+//   discrepancy is widened kDistanceInflation times, as for the distance below.
 // - Out of sample: estimate(..., exclude_source) leaves a whole source out, so no validation case
 //   is banded with its own source's residuals.
 // - Few cases: the spread is inflated by t(0.9, n-1) / z(0.9) x sqrt(1 + 1/n), the width of a
@@ -34,6 +41,7 @@ struct ResidualRow {
   SupportFeatures support;
   double measured = 0, median = 0, nominal = 0;  // in the case's unit
   double residual = 0;     // log(measured / median), rate-oriented
+  double nominal_residual = 0;  // log(measured / nominal), rate-oriented
   double draw_spread = 0;  // (log p90 - log p10) / (2 z(0.9)) of the draws, rate-oriented
 };
 
@@ -55,12 +63,21 @@ struct Discrepancy {
   double resolution = 0;
   std::vector<double> offsets;
   std::vector<std::string> distance;  // why the scenario is unlike the validated cases
+  // The residuals were borrowed from other classes (pooled binds or all): they are errors at
+  // documented values, and the draws are anchored at the scenario's nominal run.
+  bool borrowed = false;
   bool known() const { return !offsets.empty(); }
 };
 
 Discrepancy estimate_discrepancy(const std::vector<ResidualRow>& rows,
                                  const MechanismClass& mechanism, const SupportFeatures& support,
                                  const std::string& exclude_source = "");
+
+// The draws a band or a verdict combines with `d`: `values` as they are when the residuals are
+// the class's own; scaled so that their median is `nominal` (the same figure of the nominal
+// run) when they were borrowed. A `nominal` of 0 leaves them as they are.
+std::vector<double> anchored_draws(const std::vector<double>& values, const Discrepancy& d,
+                                   double nominal);
 
 // p10, p50, p90 of every draw x every offset. `values` are the draws of one figure; `rate`
 // false for a time (a faster reality shortens it).
