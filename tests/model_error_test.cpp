@@ -108,7 +108,7 @@ TEST(ModelError, PoolsBelowTenCasesAndLeavesTheOwnSourceOut) {
   // A class of 3 cases says so, and its borrowed residuals are errors at documented values.
   ASSERT_EQ(net.distance.size(), 1u);
   EXPECT_EQ(net.distance[0], "its class (network-rdma/allreduce) has 3 validated cases, fewer than 10");
-  EXPECT_TRUE(net.borrowed);
+  EXPECT_TRUE(net.borrowed());
   std::vector<double> at_nominal;
   for (const ResidualRow& r : rows) at_nominal.push_back(r.nominal_residual);
   std::sort(at_nominal.begin(), at_nominal.end());
@@ -117,10 +117,10 @@ TEST(ModelError, PoolsBelowTenCasesAndLeavesTheOwnSourceOut) {
   const Discrepancy out = estimate_discrepancy(rows, {"compute", "allreduce"}, kSupport, "src0");
   EXPECT_EQ(out.pooled, "all");
   EXPECT_EQ(out.cases, 11);
-  EXPECT_TRUE(out.borrowed);
+  EXPECT_TRUE(out.borrowed());
   // With its own class, the residuals against the draws' median, and the draws as they are.
   const Discrepancy own = estimate_discrepancy(rows, {"compute", "allreduce"}, kSupport);
-  EXPECT_FALSE(own.borrowed);
+  EXPECT_FALSE(own.borrowed());
   const std::vector<double> draws = {80, 85, 90, 95, 100};
   EXPECT_EQ(anchored_draws(draws, own, 120), draws);
 }
@@ -198,7 +198,7 @@ TEST(ModelError, UnlikeEveryValidatedCaseSaysWhyAndWidens) {
   // rows is widened too (for its size), so both are twice the unwidened scale.
   const Discrepancy all = estimate_discrepancy(rows, {"network-rdma", "allreduce"}, kSupport);
   EXPECT_NEAR(big.scale, all.scale, 1e-12);
-  EXPECT_TRUE(big.borrowed);
+  EXPECT_TRUE(big.borrowed());
   std::vector<ResidualRow> as_own = rows;  // every row in one class: its own residuals, unwidened
   for (ResidualRow& r : as_own) {
     r.mechanism = {"compute", "allreduce"};

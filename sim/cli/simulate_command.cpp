@@ -91,9 +91,7 @@ int run() {
     u.samples = opts.uncertainty.samples();
     u.seed = static_cast<uint64_t>(opts.uncertainty.seed);
     u.jobs = opts.jobs;
-    u.model_error = model_error_for(scenario, result, read_residual_file(default_residual_file()));
-    u.nominal_rate = result.samples_per_second;
-    u.nominal_time = result.iteration_time;
+    use_model_error(&u, scenario, result, read_residual_file(default_residual_file()));
     u.progress = "simulate --uncertainty";
     uncertainty = assess_uncertainty(scenario, ledger, u);
     bands = ResultBands{uncertainty.samples, uncertainty.samples_per_second,

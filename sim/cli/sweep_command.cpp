@@ -272,7 +272,7 @@ void refuse_far_too_long_sweep(const std::string& fingerprint, const Shard& shar
     const SweepSpec spec = read_sweep_spec(opts.scenario, opts.sweeps);
     if (spec.point_count() > kMaxSweepPoints) return;  // the full plan says so
     const size_t total = spec.point_count();
-    owned = total / shard.count + (shard.index < total % shard.count ? 1 : 0);
+    owned = shard.owned_of(total);
     if (owned <= 2 * kSampledPoints) return;
     const double fraction = static_cast<double>(kSampledPoints) / static_cast<double>(owned);
     // Each of the shard's points with that probability, drawn from a fixed hash of its index:
@@ -430,9 +430,7 @@ int run() {
         nlohmann::json bands;
         if (uncertain) {
           UncertaintyOptions point_draws = draws;
-          point_draws.model_error = model_error_for(p.scenario, result, model_errors);
-          point_draws.nominal_rate = result.samples_per_second;
-          point_draws.nominal_time = result.iteration_time;
+          use_model_error(&point_draws, p.scenario, result, model_errors);
           bands = uncertainty_to_json(assess_uncertainty(p.scenario, ledgers.at(i), point_draws));
         }
         // The trace first: a complete point file promises its trace exists too.

@@ -16,6 +16,8 @@ struct Shard {
   size_t count = 1;
 
   bool owns(size_t point_index) const { return point_index % count == index; }
+  // How many of points 0 .. total-1 this shard owns.
+  size_t owned_of(size_t total) const { return total / count + (index < total % count ? 1 : 0); }
   bool whole() const { return count == 1; }
   std::string to_string() const;  // "2/8"
 };

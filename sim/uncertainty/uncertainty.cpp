@@ -29,7 +29,7 @@ nlohmann::json model_error_to_json(const Discrepancy& d) {
   return {{"known", true},
           {"class", d.mechanism.name()},
           {"pooled", d.pooled},
-          {"anchored_at_nominal", d.borrowed},
+          {"anchored_at_nominal", d.borrowed()},
           {"cases", d.cases},
           {"median_log_residual", d.shift},
           {"residual_spread", d.spread},
@@ -40,10 +40,12 @@ nlohmann::json model_error_to_json(const Discrepancy& d) {
 
 }  // namespace
 
-Discrepancy model_error_for(const Scenario& scenario, const SimulationResult& nominal,
-                            const std::vector<ResidualRow>& rows) {
-  return estimate_discrepancy(rows, classify_mechanism(scenario, nominal),
-                              support_features(scenario));
+void use_model_error(UncertaintyOptions* options, const Scenario& scenario,
+                     const SimulationResult& nominal, const std::vector<ResidualRow>& rows) {
+  options->model_error =
+      estimate_discrepancy(rows, classify_mechanism(scenario, nominal), support_features(scenario));
+  options->nominal_rate = nominal.samples_per_second;
+  options->nominal_time = nominal.iteration_time;
 }
 
 std::string format_model_error(const Discrepancy& d) {

@@ -41,7 +41,8 @@ struct UncertaintyOptions {
   // unknown (no offsets): bands of the draws alone.
   Discrepancy model_error;
   // The nominal run's samples/s and step time: where the draws are anchored when the model
-  // error was borrowed from other classes (anchored_draws; 0 = not anchored).
+  // error was borrowed from other classes (anchored_draws; 0 = not anchored). use_model_error
+  // sets them with the model error.
   double nominal_rate = 0, nominal_time = 0;
 };
 
@@ -68,10 +69,11 @@ double drawn_fraction(const AssumptionRow& row, double u);
 Scenario drawn_scenario(const Scenario& base, const std::vector<LedgerEntry>& ledger,
                         const std::vector<double>& u);
 
-// The model error for a scenario whose nominal run is `nominal`: its class's residuals from
-// `rows` (the repository's discrepancy.csv).
-Discrepancy model_error_for(const Scenario& scenario, const SimulationResult& nominal,
-                            const std::vector<ResidualRow>& rows);
+// Sets `options`' model error for a scenario whose nominal run is `nominal` (its class's
+// residuals from `rows`, the repository's discrepancy.csv) and the nominal figures its draws are
+// anchored at when that error is borrowed.
+void use_model_error(UncertaintyOptions* options, const Scenario& scenario,
+                     const SimulationResult& nominal, const std::vector<ResidualRow>& rows);
 
 // The summary's lines on the model error: its class, what it was measured on and, for a
 // scenario unlike the validated cases, why ("" for an unknown error).

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <tuple>
 
 #include "sim/util/input_error.h"
 #include "sim/validation/beta_distribution.h"
@@ -65,9 +66,8 @@ Discrepancy estimate_discrepancy(const std::vector<ResidualRow>& all,
   std::vector<const ResidualRow*> used =
       select(pool, [&](const ResidualRow& r) { return r.mechanism == mechanism; });
   d.pooled = "class";
-  bool few = false;
-  if (static_cast<int>(used.size()) < kMinClassCases) {
-    few = true;
+  const int own = static_cast<int>(used.size());  // the class's own rows
+  if (own < kMinClassCases) {
     used = select(pool, [&](const ResidualRow& r) { return r.mechanism.binds == mechanism.binds; });
     d.pooled = "binds";
   }
@@ -85,20 +85,16 @@ Discrepancy estimate_discrepancy(const std::vector<ResidualRow>& all,
     used = pool;
     d.pooled = "all";
   }
-  if (few) {
-    const int own = static_cast<int>(
-        std::count_if(pool.begin(), pool.end(),
-                      [&](const ResidualRow* r) { return r->mechanism == mechanism; }));
+  if (own < kMinClassCases)
     d.distance.push_back(fmt::format("its class ({}) has {} validated case{}, fewer than {}",
                                      mechanism.name(), own, own == 1 ? "" : "s",
                                      kMinClassCases));
-  }
-  d.borrowed = d.pooled != "class";
+  const bool borrowed = d.pooled != "class";
 
   std::vector<double> residuals;
   double draw_variance = 0;
   for (const ResidualRow* r : used) {
-    residuals.push_back(d.borrowed ? r->nominal_residual : r->residual);
+    residuals.push_back(borrowed ? r->nominal_residual : r->residual);
     draw_variance += r->draw_spread * r->draw_spread;
   }
   d.cases = static_cast<int>(residuals.size());
@@ -124,7 +120,7 @@ Discrepancy estimate_discrepancy(const std::vector<ResidualRow>& all,
 
 std::vector<double> anchored_draws(const std::vector<double>& values, const Discrepancy& d,
                                    double nominal) {
-  if (!d.known() || !d.borrowed || !(nominal > 0) || values.empty()) return values;
+  if (!d.borrowed() || !(nominal > 0) || values.empty()) return values;
   const double middle = percentile(values, 0.5);
   if (!(middle > 0)) return values;
   std::vector<double> out;
@@ -235,11 +231,12 @@ std::vector<ResidualRow> parse_residual_rows(const std::string& text, const std:
     r.draw_spread = number(13, "draw_spread");
     if (r.draw_spread < 0)
       throw InputError({file, line, column[13]}, "draw_spread is at least 0");
-    for (int i : {11, 12})
-      if (std::abs(number(i, "")) > 10)
+    for (const auto& [value, i, name] : {std::tuple{r.residual, 11, "residual"},
+                                         std::tuple{r.nominal_residual, 12, "nominal_residual"}})
+      if (std::abs(value) > 10)
         throw InputError({file, line, column[i]},
                          fmt::format("{} is a log ratio between -10 and 10 (a factor of 22,000)",
-                                     i == 11 ? "residual" : "nominal_residual"));
+                                     name));
     rows.push_back(r);
   }
   return rows;

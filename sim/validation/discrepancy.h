@@ -63,10 +63,10 @@ struct Discrepancy {
   double resolution = 0;
   std::vector<double> offsets;
   std::vector<std::string> distance;  // why the scenario is unlike the validated cases
+  bool known() const { return !offsets.empty(); }
   // The residuals were borrowed from other classes (pooled binds or all): they are errors at
   // documented values, and the draws are anchored at the scenario's nominal run.
-  bool borrowed = false;
-  bool known() const { return !offsets.empty(); }
+  bool borrowed() const { return known() && pooled != "class"; }
 };
 
 Discrepancy estimate_discrepancy(const std::vector<ResidualRow>& rows,
