@@ -1,10 +1,10 @@
 #include "sim/model/layer.h"
-#include "sim/util/key_table.h"
+#include "sim/util/named_values.h"
 
 namespace ddpsim {
 namespace {
 
-const KeyRow<LayerKind> kLayerKinds[] = {
+const NamedValue<LayerKind> kLayerKinds[] = {
     {LayerKind::kConv, "conv"},
     {LayerKind::kLinear, "linear"},
     {LayerKind::kBatchNorm, "batch_norm"},
@@ -21,10 +21,10 @@ const KeyRow<LayerKind> kLayerKinds[] = {
 
 }  // namespace
 
-const char* layer_kind_key(LayerKind kind) { return key_of(kLayerKinds, kind); }
+const char* layer_kind_key(LayerKind kind) { return name_in(kLayerKinds, kind, "unknown"); }
 
 std::optional<LayerKind> parse_layer_kind_key(const std::string& key) {
-  return value_of(kLayerKinds, key);
+  return value_named(kLayerKinds, key);
 }
 
 }  // namespace ddpsim

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "sim/scenario/enum_names.h"
-#include "sim/util/key_table.h"
+#include "sim/util/named_values.h"
 
 namespace ddpsim {
 
@@ -112,7 +112,7 @@ std::optional<double> alpha_beta_time(
 
 namespace {
 
-const KeyRow<CollectiveOp> kCollectiveOps[] = {
+const NamedValue<CollectiveOp> kCollectiveOps[] = {
     {CollectiveOp::kAllReduce, "all_reduce"},
     {CollectiveOp::kAllGather, "all_gather"},
     {CollectiveOp::kReduceScatter, "reduce_scatter"},
@@ -121,10 +121,10 @@ const KeyRow<CollectiveOp> kCollectiveOps[] = {
 
 }  // namespace
 
-const char* collective_op_key(CollectiveOp op) { return key_of(kCollectiveOps, op); }
+const char* collective_op_key(CollectiveOp op) { return name_in(kCollectiveOps, op, "unknown"); }
 
 std::optional<CollectiveOp> parse_collective_op_key(const std::string& key) {
-  return value_of(kCollectiveOps, key);
+  return value_named(kCollectiveOps, key);
 }
 
 std::optional<AllReduceAlgorithm> parse_algorithm_name(const std::string& name) {

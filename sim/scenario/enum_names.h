@@ -10,14 +10,9 @@
 #include <vector>
 
 #include "sim/scenario/scenario.h"
+#include "sim/util/named_values.h"
 
 namespace ddpsim {
-
-template <class E>
-struct NamedValue {
-  E value;
-  const char* name;
-};
 
 // Specialised in enum_names.cpp for every enum of scenario.h.
 template <class E>
@@ -39,17 +34,12 @@ const std::vector<NamedValue<Sharding>>& enum_aliases<Sharding>();
 
 template <class E>
 const char* enum_name(E value) {
-  for (const auto& entry : enum_table<E>()) {
-    if (entry.value == value) return entry.name;
-  }
-  return "?";
+  return name_in(enum_table<E>(), value, "?");
 }
 
 template <class E>
 std::optional<E> enum_from_name(std::string_view name) {
-  for (const auto& entry : enum_table<E>()) {
-    if (name == entry.name) return entry.value;
-  }
+  if (auto exact = value_named(enum_table<E>(), name)) return exact;
   const auto& aliases = enum_aliases<E>();
   if (aliases.empty()) return std::nullopt;
   auto same = [&](const char* spelling) {
