@@ -11,7 +11,7 @@
 #include "sim/model/model_zoo.h"
 #include "sim/profile/profile_yaml.h"
 #include "sim/input/scenario_loader.h"
-#include "sim/uncertainty/ledger.h"
+#include "sim/ledger/ledger.h"
 
 namespace ddpsim {
 namespace {

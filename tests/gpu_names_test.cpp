@@ -16,7 +16,7 @@
 #include "sim/profile/platform_file.h"
 #include "sim/profile/profile_yaml.h"
 #include "sim/input/scenario_loader.h"
-#include "sim/uncertainty/ledger.h"
+#include "sim/ledger/ledger.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

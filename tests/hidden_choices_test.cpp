@@ -17,10 +17,10 @@
 #include "sim/cost/memory_fit.h"
 #include "sim/data/loader_rates.h"
 #include "sim/engine/simulation.h"
-#include "sim/model/model_zoo.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/ledger/ledger.h"
+#include "sim/model/model_zoo.h"
 #include "sim/uncertainty/latin_hypercube.h"
-#include "sim/uncertainty/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
 #include "sim/util/input_error.h"
 
@@ -97,14 +97,14 @@ TEST(HiddenChoices, AttentionCodesAreExplicit) {
   EXPECT_EQ(attention_from_code(0.49), Attention::kEager);
   EXPECT_EQ(attention_from_code(1.2), Attention::kSdpa);
   const AssumptionRow& row = *find_assumption_row("model.attention");
-  EXPECT_EQ(format_input_value(row, 0), "eager");
-  EXPECT_EQ(format_input_value(row, 1), "sdpa");
-  EXPECT_EQ(format_input_value(*find_assumption_row("sync.gradient_dtype"), 2), "fp16/bf16");
-  EXPECT_EQ(format_input_value(*find_assumption_row("sync.gradient_dtype"), 4), "fp32");
+  EXPECT_EQ(row.format(0), "eager");
+  EXPECT_EQ(row.format(1), "sdpa");
+  EXPECT_EQ(find_assumption_row("sync.gradient_dtype")->format(2), "fp16/bf16");
+  EXPECT_EQ(find_assumption_row("sync.gradient_dtype")->format(4), "fp32");
   const AssumptionRow& decode = *find_assumption_row("data.decode.samples_per_core");
-  EXPECT_EQ(format_input_value(decode, 1234.4), "1234 samples/s");
-  EXPECT_EQ(format_input_value(decode, 137.5), "138 samples/s");
-  EXPECT_EQ(format_input_value(decode, 42.25), "42.2 samples/s");
+  EXPECT_EQ(decode.format(1234.4), "1234 samples/s");
+  EXPECT_EQ(decode.format(137.5), "138 samples/s");
+  EXPECT_EQ(decode.format(42.25), "42.2 samples/s");
   // result.assumptions names what the numbers stand for.
   const nlohmann::json j = ledger_to_json(build_ledger(parse({})));
   bool named = false;

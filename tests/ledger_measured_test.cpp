@@ -13,7 +13,7 @@
 #include "sim/profile/platform_file.h"
 #include "sim/ledger/assumptions.h"
 #include "sim/input/scenario_loader.h"
-#include "sim/uncertainty/ledger.h"
+#include "sim/ledger/ledger.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

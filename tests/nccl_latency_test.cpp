@@ -13,7 +13,7 @@
 #include "sim/cost/nccl_tuning.h"
 #include "sim/engine/simulation.h"
 #include "sim/input/scenario_loader.h"
-#include "sim/uncertainty/ledger.h"
+#include "sim/ledger/ledger.h"
 #include "sim/util/input_error.h"
 #include "tests/test_process.h"
 

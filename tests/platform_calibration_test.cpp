@@ -14,7 +14,7 @@
 #include "sim/profile/link_parameters.h"
 #include "sim/profile/platform_file.h"
 #include "sim/input/scenario_loader.h"
-#include "sim/uncertainty/ledger.h"
+#include "sim/ledger/ledger.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -19,7 +19,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/input/scenario_loader.h"
 #include "sim/uncertainty/latin_hypercube.h"
-#include "sim/uncertainty/ledger.h"
+#include "sim/ledger/ledger.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

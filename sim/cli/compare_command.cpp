@@ -42,7 +42,7 @@
 #include "sim/scenario/enum_names.h"
 #include "sim/input/scenario_loader.h"
 #include "sim/uncertainty/draw_runner.h"
-#include "sim/uncertainty/ledger.h"
+#include "sim/ledger/ledger.h"
 #include "sim/uncertainty/pair_verdict.h"
 #include "sim/uncertainty/uncertainty.h"
 #include "sim/validation/mechanism_class.h"

@@ -29,7 +29,7 @@
 #include "sim/model/model_zoo.h"
 #include "sim/input/scenario_loader.h"
 #include "sim/ledger/assumptions.h"
-#include "sim/uncertainty/ledger.h"
+#include "sim/ledger/ledger.h"
 #include "sim/util/units.h"
 
 namespace ddpsim::cli {

@@ -19,7 +19,7 @@
 #include "sim/results/provenance.h"
 #include "sim/results/result_json.h"
 #include "sim/scenario/scenario_json.h"
-#include "sim/uncertainty/ledger.h"
+#include "sim/ledger/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/output_folder.h"

@@ -9,7 +9,7 @@
 #include "sim/results/band.h"
 #include "sim/results/result.h"
 #include "sim/scenario/scenario.h"
-#include "sim/uncertainty/ledger.h"
+#include "sim/ledger/ledger.h"
 
 namespace ddpsim {
 

@@ -37,7 +37,7 @@
 #include "sim/sweep/sweep_plan.h"
 #include "sim/sweep/sweep_store.h"
 #include "sim/uncertainty/draw_runner.h"
-#include "sim/uncertainty/ledger.h"
+#include "sim/ledger/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/inputs_read.h"

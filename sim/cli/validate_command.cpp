@@ -48,7 +48,7 @@
 #include "sim/sweep/process_pool.h"
 #include "sim/sweep/run_progress.h"
 #include "sim/uncertainty/draw_runner.h"
-#include "sim/uncertainty/ledger.h"
+#include "sim/ledger/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
 #include "sim/util/atomic_file.h"
 #include "sim/util/input_file.h"

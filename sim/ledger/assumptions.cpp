@@ -1,4 +1,9 @@
+// The rows of the assumption ledger (assumptions.h). Over 500 lines because it is one table: each
+// of its rows carries the public source of its range and the measurement that replaces it, in
+// full, beside the code that reads and sets the value; splitting the table would split that.
 #include "sim/ledger/assumptions.h"
+
+#include <fmt/format.h>
 
 #include <limits>
 #include <memory>
@@ -7,6 +12,7 @@
 #include "sim/cost/transport_rates.h"
 #include "sim/model/attention_choice.h"
 #include "sim/scenario/collective_algorithms.h"
+#include "sim/scenario/enum_names.h"
 
 namespace ddpsim {
 namespace {
@@ -137,313 +143,372 @@ const double kGpuSpeedSigmaHigh = kMostVariableCluster / kVariationInSigmas;
 
 const std::vector<AssumptionRow>& assumption_rows() {
   static const std::vector<AssumptionRow> rows = {
-      {"cluster.intra_node.bandwidth",
-       "intra-node (NVLink) bandwidth",
-       "GB/s",
-       RangeKind::kRelative,
-       0.68 / kNvlinkNominal,
-       0.84 / kNvlinkNominal,
-       0,
-       kInf,
-       [](const Scenario& s) { return s.cluster.intra_node.bandwidth; },
-       [](Scenario* s, double v) { s->cluster.intra_node.bandwidth = v; },
-       [](const Scenario& s) {
-         return multi_gpu_node(s) && s.cluster.intra_node.kind != IntraNodeKind::kPcie;
-       },
-       {"cluster.intra_node.bandwidth"},
-       "what NCCL's ring reaches over NVLink: 68-84 % of line rate (NVIDIA/nccl-tests#149: 20 of "
-       "25 GB/s per link, ~230 of 300 on A100; #178: 208 of 300; #212: 370 of 450 on H100)",
-       "intra-node path: run nccl-tests all_reduce_perf on one node, then `ddpsim calibrate "
-       "--fit-platform`"},
-      {"cluster.pcie",
-       "PCIe bandwidth per GPU",
-       "GB/s",
-       RangeKind::kRelative,
-       0.65 / kPcieNominal,
-       0.85 / kPcieNominal,
-       0,
-       kInf,
-       [](const Scenario& s) { return s.cluster.pcie_bandwidth; },
-       set_pcie,
-       [](const Scenario& s) {
-         return pcie_node(s) || (crosses_network(s) && !s.cluster.nic.gpudirect) ||
-                !s.data.synthetic;
-       },
-       {"cluster.pcie"},
-       "65-85 % of PCIe line rate: TLP headers cap 256-byte payloads at ~86 % (PCI-SIG framing), "
-       "CUDA bandwidthTest reports 12-13 of 15.75 GB/s on gen3 x16",
-       "PCIe path: run CUDA bandwidthTest (pinned) and nccl-tests all_reduce_perf on one node, "
-       "then `ddpsim calibrate --fit-platform`"},
-      {"cluster.pcie_switch.gpus",
-       "GPUs sharing a PCIe switch",
-       "GPUs/switch",
-       RangeKind::kChoice,
-       0,
-       0,  // high: gpus_per_switch (high_for)
-       0,
-       kInf,
-       [](const Scenario& s) { return double(s.cluster.pcie_switch.gpus); },
-       set_pcie_switch,
-       pcie_node,
-       {"cluster.pcie_switch"},
-       "boards without NVLink put GPUs on a root port each or behind one PCIe switch per socket "
-       "(PLX/Broadcom PEX boards): 0 or all GPUs of a socket, more than 2x apart for staged "
-       "traffic",
-       "PCIe topology: run `nvidia-smi topo -m` (PIX/PXB = a shared switch, NODE/PHB = own root "
-       "port) and state cluster.pcie_switch",
-       gpus_per_switch},
-      {"cluster.host.bandwidth",
-       "host memory bandwidth (DMA)",
-       "GB/s",
-       RangeKind::kRelative,
-       0.35,
-       1.25,
-       0,
-       kInf,
-       [](const Scenario& s) { return s.cluster.host.bandwidth; },
-       [](Scenario* s, double v) { s->cluster.host.bandwidth = v; },
-       staged_somewhere,
-       {"cluster.host.bandwidth"},
-       "memory a socket's DMA reaches: from two channels of DDR5 on a desktop board (~70 GB/s) to "
-       "eight of DDR4-3200 (204.8 GB/s line, STREAM ~150) and more; JEDEC rates, McCalpin's STREAM",
-       "host memory: run STREAM (or CUDA bandwidthTest with several GPUs at once) on one node and "
-       "state cluster.host.bandwidth"},
-      {"cluster.nic.bandwidth",
-       "NIC effective bandwidth",
-       "GB/s",
-       RangeKind::kRelative,
-       0.62 / kNicNominal,
-       0.96 / kNicNominal,
-       0,
-       kInf,
-       [](const Scenario& s) { return s.cluster.nic.bandwidth; },
-       [](Scenario* s, double v) { s->cluster.nic.bandwidth = v; },
-       [](const Scenario& s) {
-         return crosses_network(s) && s.cluster.nic.transport == NicTransport::kRdma;
-       },
-       {"cluster.nic.bandwidth"},
-       "62-96 % of line rate for NCCL over RDMA (NVIDIA/nccl-tests#119: 24 GB/s per 200G NIC is "
-       "peak; NVIDIA/nccl#412: 16 GB/s with the NIC on the CPU; #495: 600 of 800 Gb/s on RoCE)",
-       "network: run nccl-tests all_reduce_perf on two nodes, then `ddpsim calibrate "
-       "--fit-platform`"},
-      {"cluster.nic.efficiency",
-       "TCP share of the NIC",
-       "",
-       RangeKind::kRelative,
-       0.35,
-       1.3,
-       0.01,
-       kTcpHeaderEfficiency,
-       [](const Scenario& s) { return s.cluster.nic.efficiency; },
-       [](Scenario* s, double v) { s->cluster.nic.efficiency = v; },
-       [](const Scenario& s) {
-         return crosses_network(s) && s.cluster.nic.transport == NicTransport::kTcp;
-       },
-       {"cluster.nic.efficiency", "cluster.nic.stream_bandwidth", "cluster.nic.streams"},
-       "what NCCL's sockets reach of the port: public socket runs on RDMA-capable wires reached "
-       "3-12x below RDMA (docs/transports.md: Polaris, AWS g6, DGX Spark, horovod#476)",
-       "TCP network: run nccl-tests all_reduce_perf on two nodes with NCCL_IB_DISABLE=1, then "
-       "`ddpsim calibrate --fit-platform` (under transport: tcp it fits nic.bandwidth with this "
-       "efficiency held: their product, all the efficiency scales, is then measured)"},
-      {"compute.efficiency",
-       "roofline compute efficiency",
-       "",
-       RangeKind::kAbsolute,
-       0.30,
-       0.60,
-       0.01,
-       1,
-       [](const Scenario& s) { return s.compute.efficiency; },
-       [](Scenario* s, double v) { s->compute.efficiency = v; },
-       [](const Scenario& s) { return s.compute.mode == ComputeMode::kRoofline; },
-       {"compute.efficiency"},
-       "achieved share of dense peak in training: 30-60 % (Narayanan et al. SC21, Megatron-LM: "
-       "44-52 % on A100; Chowdhery et al. 2022, PaLM: 46 % MFU)",
-       "compute: time one GPU with `ddpsim calibrate --model NAME` or a torch.profiler trace "
-       "(`ddpsim calibrate --import-torch-trace`) and use compute.mode: profile"},
-      {"compute.memory_efficiency",
-       "roofline memory efficiency",
-       "",
-       RangeKind::kAbsolute,
-       0.60,
-       0.90,
-       0.01,
-       1,
-       [](const Scenario& s) { return s.compute.memory_efficiency; },
-       [](Scenario* s, double v) { s->compute.memory_efficiency = v; },
-       [](const Scenario& s) { return s.compute.mode == ComputeMode::kRoofline; },
-       {"compute.memory_efficiency"},
-       "share of HBM bandwidth streaming kernels reach: BabelStream ~90 % on A100/H100 (Deakin et "
-       "al.), framework element-wise kernels 60-85 %",
-       "compute: time one GPU with `ddpsim calibrate --model NAME` (its d2d ceiling) and use "
-       "compute.mode: profile"},
-      {"compute.overlap_slowdown",
-       "compute slowdown beside NCCL",
-       "x",
-       RangeKind::kAbsolute,
-       1.0,
-       1.4,
-       1,
-       kInf,
-       [](const Scenario& s) {
-         return s.compute.overlap_slowdown > 0 ? s.compute.overlap_slowdown : 1.0;
-       },
-       [](Scenario* s, double v) { s->compute.overlap_slowdown = v; },
-       nccl_overlaps_compute,
-       {"compute.overlap_slowdown"},
-       "NCCL kernels take SMs and HBM from compute they overlap: 18.9 % slower on average, 40 % "
-       "at most (Lee et al., arXiv 2507.03114, 2025; draws are triangular with that mean and "
-       "maximum); the default assumes none",
-       "overlap: run `ddpsim calibrate --model NAME` with its overlap measurement (profile overlap "
-       "section) "
-       "and use compute.mode: profile",
-       nullptr,
-       /*mode: the draws' mean is the source's 1.189 on [1.0, 1.4]*/ 3 * 0.189 / 0.4 - 1},
-      {"compute.slowest_gpu",
-       "slowest GPU's compute",
-       "x",
-       RangeKind::kAbsolute,
-       1.0,
-       1.0,  // high: slowest_of_job (high_for)
-       1,
-       kInf,
-       [](const Scenario& s) { return s.compute.slowest_gpu; },
-       [](Scenario* s, double v) { s->compute.slowest_gpu = v; },
-       [](const Scenario& s) {
-         return s.cluster.total_gpus() > 1 && s.stragglers.kind == StragglerKind::kNone;
-       },
-       {"stragglers"},
-       "identical GPUs differ: 8 % average, 22 % at most, performance variation (whisker span "
-       "over the median, outliers excluded) across the GPUs of five HPC clusters (Sinha et al., "
-       "SC22, arXiv 2208.11035), a per-GPU sigma of 1.5 % and 4.1 %; a synchronous step waits "
-       "for the slowest of N, z(N) sigma beyond the one calibrated GPU: the range is 1 to "
-       "1 + z(N) x 4.1 %, the most variable cluster, drawn triangular with its mean at the "
-       "average cluster's 1.5 %; the default assumes every GPU as fast as the calibrated one",
-       "GPU spread: time the same step on every GPU of the job (or state stragglers: from a "
-       "measured spread)",
-       slowest_of_job,
-       /*mode: the draws' mean is the average cluster's spread, 8 of the range's 22 %*/
-       3 * kAverageCluster / kMostVariableCluster - 1},
-      {"compute.time_scale",
-       "compute time from another device",
-       "x",
-       RangeKind::kAbsolute,
-       0.7,
-       1.4,
-       0.01,
-       kInf,
-       [](const Scenario& s) { return s.compute.time_scale; },
-       [](Scenario* s, double v) { s->compute.time_scale = v; },
-       [](const Scenario& s) { return !s.compute.profile_mismatch.empty(); },
-       {},
-       "a profile measured on a sibling device (H200 for H100: same SMs, 1.43x the HBM bandwidth, "
-       "NVIDIA datasheets) moves memory-bound layers up to 1.4x; other generations: measure",
-       "compute: profile the scenario's own GPU and precision with `ddpsim calibrate --model "
-       "NAME`"},
-      {"compute.framework_overhead",
-       "data-parallel framework overhead",
-       "x",
-       RangeKind::kAbsolute,
-       1.0,
-       1.10,
-       1,
-       kInf,
-       [](const Scenario& s) { return s.compute.framework_overhead; },
-       [](Scenario* s, double v) { s->compute.framework_overhead = v; },
-       [](const Scenario& s) { return s.cluster.total_gpus() > 1; },
-       {"compute.framework_overhead"},
-       "the data-parallel framework's own per-step work (reducer hooks, gradient-to-bucket "
-       "copies, launches, host synchronisation), which a single-GPU step does not pay: 3-10 % of "
-       "a ResNet-50 step between DDP implementations (pytorch/pytorch#4870: 0.159 vs 0.164 s; "
-       "#5064: 0.154 -> 0.139 s and 0.116 -> 0.109 s; #18953: 'a couple percent or more'), 2-20 % "
-       "of backward between reducers (#61507); the default assumes none",
-       "framework overhead: profile one GPU of the job (torch.profiler) and state "
-       "compute.framework_overhead as its step time outside communication over the single-GPU "
-       "step"},
+      {
+          .key = "cluster.intra_node.bandwidth",
+          .label = "intra-node (NVLink) bandwidth",
+          .unit = InputUnit::kBandwidth,
+          .range = RangeKind::kRelative,
+          .low = 0.68 / kNvlinkNominal,
+          .high = 0.84 / kNvlinkNominal,
+          .get = [](const Scenario& s) { return s.cluster.intra_node.bandwidth; },
+          .set = [](Scenario* s, double v) { s->cluster.intra_node.bandwidth = v; },
+          .applies =
+              [](const Scenario& s) {
+                return multi_gpu_node(s) && s.cluster.intra_node.kind != IntraNodeKind::kPcie;
+              },
+          .stated_by = {"cluster.intra_node.bandwidth"},
+          .why =
+              "what NCCL's ring reaches over NVLink: 68-84 % of line rate (NVIDIA/nccl-tests#149: "
+              "20 of 25 GB/s per link, ~230 of 300 on A100; #178: 208 of 300; #212: 370 of 450 on "
+              "H100)",
+          .measure =
+              "intra-node path: run nccl-tests all_reduce_perf on one node, then `ddpsim calibrate "
+              "--fit-platform`",
+      },
+      {
+          .key = "cluster.pcie",
+          .label = "PCIe bandwidth per GPU",
+          .unit = InputUnit::kBandwidth,
+          .range = RangeKind::kRelative,
+          .low = 0.65 / kPcieNominal,
+          .high = 0.85 / kPcieNominal,
+          .get = [](const Scenario& s) { return s.cluster.pcie_bandwidth; },
+          .set = set_pcie,
+          .applies =
+              [](const Scenario& s) {
+                return pcie_node(s) || (crosses_network(s) && !s.cluster.nic.gpudirect) ||
+                       !s.data.synthetic;
+              },
+          .stated_by = {"cluster.pcie"},
+          .why = "65-85 % of PCIe line rate: TLP headers cap 256-byte payloads at ~86 % (PCI-SIG "
+                 "framing), CUDA bandwidthTest reports 12-13 of 15.75 GB/s on gen3 x16",
+          .measure =
+              "PCIe path: run CUDA bandwidthTest (pinned) and nccl-tests all_reduce_perf on one "
+              "node, then `ddpsim calibrate --fit-platform`",
+      },
+      {
+          .key = "cluster.pcie_switch.gpus",
+          .label = "GPUs sharing a PCIe switch",
+          .unit = InputUnit::kGpusPerSwitch,
+          .range = RangeKind::kChoice,
+          .low = 0,
+          .high = 0,  // high: gpus_per_switch (high_for)
+          .get = [](const Scenario& s) { return double(s.cluster.pcie_switch.gpus); },
+          .set = set_pcie_switch,
+          .applies = pcie_node,
+          .stated_by = {"cluster.pcie_switch"},
+          .why =
+              "boards without NVLink put GPUs on a root port each or behind one PCIe switch per "
+              "socket (PLX/Broadcom PEX boards): 0 or all GPUs of a socket, more than 2x apart for "
+              "staged traffic",
+          .measure =
+              "PCIe topology: run `nvidia-smi topo -m` (PIX/PXB = a shared switch, NODE/PHB = own "
+              "root port) and state cluster.pcie_switch",
+          .high_for = gpus_per_switch,
+      },
+      {
+          .key = "cluster.host.bandwidth",
+          .label = "host memory bandwidth (DMA)",
+          .unit = InputUnit::kBandwidth,
+          .range = RangeKind::kRelative,
+          .low = 0.35,
+          .high = 1.25,
+          .get = [](const Scenario& s) { return s.cluster.host.bandwidth; },
+          .set = [](Scenario* s, double v) { s->cluster.host.bandwidth = v; },
+          .applies = staged_somewhere,
+          .stated_by = {"cluster.host.bandwidth"},
+          .why =
+              "memory a socket's DMA reaches: from two channels of DDR5 on a desktop board (~70 "
+              "GB/s) to eight of DDR4-3200 (204.8 GB/s line, STREAM ~150) and more; JEDEC rates, "
+              "McCalpin's STREAM",
+          .measure =
+              "host memory: run STREAM (or CUDA bandwidthTest with several GPUs at once) on one "
+              "node and state cluster.host.bandwidth",
+      },
+      {
+          .key = "cluster.nic.bandwidth",
+          .label = "NIC effective bandwidth",
+          .unit = InputUnit::kBandwidth,
+          .range = RangeKind::kRelative,
+          .low = 0.62 / kNicNominal,
+          .high = 0.96 / kNicNominal,
+          .get = [](const Scenario& s) { return s.cluster.nic.bandwidth; },
+          .set = [](Scenario* s, double v) { s->cluster.nic.bandwidth = v; },
+          .applies =
+              [](const Scenario& s) {
+                return crosses_network(s) && s.cluster.nic.transport == NicTransport::kRdma;
+              },
+          .stated_by = {"cluster.nic.bandwidth"},
+          .why = "62-96 % of line rate for NCCL over RDMA (NVIDIA/nccl-tests#119: 24 GB/s per 200G "
+                 "NIC is peak; NVIDIA/nccl#412: 16 GB/s with the NIC on the CPU; #495: 600 of 800 "
+                 "Gb/s on RoCE)",
+          .measure = "network: run nccl-tests all_reduce_perf on two nodes, then `ddpsim calibrate "
+                     "--fit-platform`",
+      },
+      {
+          .key = "cluster.nic.efficiency",
+          .label = "TCP share of the NIC",
+          .unit = InputUnit::kFraction,
+          .range = RangeKind::kRelative,
+          .low = 0.35,
+          .high = 1.3,
+          .floor = 0.01,
+          .ceiling = kTcpHeaderEfficiency,
+          .get = [](const Scenario& s) { return s.cluster.nic.efficiency; },
+          .set = [](Scenario* s, double v) { s->cluster.nic.efficiency = v; },
+          .applies =
+              [](const Scenario& s) {
+                return crosses_network(s) && s.cluster.nic.transport == NicTransport::kTcp;
+              },
+          .stated_by = {"cluster.nic.efficiency", "cluster.nic.stream_bandwidth",
+                        "cluster.nic.streams"},
+          .why = "what NCCL's sockets reach of the port: public socket runs on RDMA-capable wires "
+                 "reached 3-12x below RDMA (docs/transports.md: Polaris, AWS g6, DGX Spark, "
+                 "horovod#476)",
+          .measure =
+              "TCP network: run nccl-tests all_reduce_perf on two nodes with NCCL_IB_DISABLE=1, "
+              "then `ddpsim calibrate --fit-platform` (under transport: tcp it fits nic.bandwidth "
+              "with this efficiency held: their product, all the efficiency scales, is then "
+              "measured)",
+      },
+      {
+          .key = "compute.efficiency",
+          .label = "roofline compute efficiency",
+          .unit = InputUnit::kFraction,
+          .range = RangeKind::kAbsolute,
+          .low = 0.30,
+          .high = 0.60,
+          .floor = 0.01,
+          .ceiling = 1,
+          .get = [](const Scenario& s) { return s.compute.efficiency; },
+          .set = [](Scenario* s, double v) { s->compute.efficiency = v; },
+          .applies = [](const Scenario& s) { return s.compute.mode == ComputeMode::kRoofline; },
+          .stated_by = {"compute.efficiency"},
+          .why = "achieved share of dense peak in training: 30-60 % (Narayanan et al. SC21, "
+                 "Megatron-LM: 44-52 % on A100; Chowdhery et al. 2022, PaLM: 46 % MFU)",
+          .measure =
+              "compute: time one GPU with `ddpsim calibrate --model NAME` or a torch.profiler "
+              "trace (`ddpsim calibrate --import-torch-trace`) and use compute.mode: profile",
+      },
+      {
+          .key = "compute.memory_efficiency",
+          .label = "roofline memory efficiency",
+          .unit = InputUnit::kFraction,
+          .range = RangeKind::kAbsolute,
+          .low = 0.60,
+          .high = 0.90,
+          .floor = 0.01,
+          .ceiling = 1,
+          .get = [](const Scenario& s) { return s.compute.memory_efficiency; },
+          .set = [](Scenario* s, double v) { s->compute.memory_efficiency = v; },
+          .applies = [](const Scenario& s) { return s.compute.mode == ComputeMode::kRoofline; },
+          .stated_by = {"compute.memory_efficiency"},
+          .why = "share of HBM bandwidth streaming kernels reach: BabelStream ~90 % on A100/H100 "
+                 "(Deakin et al.), framework element-wise kernels 60-85 %",
+          .measure =
+              "compute: time one GPU with `ddpsim calibrate --model NAME` (its d2d ceiling) and "
+              "use compute.mode: profile",
+      },
+      {
+          .key = "compute.overlap_slowdown",
+          .label = "compute slowdown beside NCCL",
+          .unit = InputUnit::kFactor,
+          .range = RangeKind::kAbsolute,
+          .low = 1.0,
+          .high = 1.4,
+          .floor = 1,
+          .get =
+              [](const Scenario& s) {
+                return s.compute.overlap_slowdown > 0 ? s.compute.overlap_slowdown : 1.0;
+              },
+          .set = [](Scenario* s, double v) { s->compute.overlap_slowdown = v; },
+          .applies = nccl_overlaps_compute,
+          .stated_by = {"compute.overlap_slowdown"},
+          .why =
+              "NCCL kernels take SMs and HBM from compute they overlap: 18.9 % slower on average, "
+              "40 % at most (Lee et al., arXiv 2507.03114, 2025; draws are triangular with that "
+              "mean and maximum); the default assumes none",
+          .measure =
+              "overlap: run `ddpsim calibrate --model NAME` with its overlap measurement (profile "
+              "overlap section) and use compute.mode: profile",
+          .mode = /*mode: the draws' mean is the source's 1.189 on [1.0, 1.4]*/ 3 * 0.189 / 0.4 - 1,
+      },
+      {
+          .key = "compute.slowest_gpu",
+          .label = "slowest GPU's compute",
+          .unit = InputUnit::kFactor,
+          .range = RangeKind::kAbsolute,
+          .low = 1.0,
+          .high = 1.0,  // high: slowest_of_job (high_for)
+          .floor = 1,
+          .get = [](const Scenario& s) { return s.compute.slowest_gpu; },
+          .set = [](Scenario* s, double v) { s->compute.slowest_gpu = v; },
+          .applies =
+              [](const Scenario& s) {
+                return s.cluster.total_gpus() > 1 && s.stragglers.kind == StragglerKind::kNone;
+              },
+          .stated_by = {"stragglers"},
+          .why =
+              "identical GPUs differ: 8 % average, 22 % at most, performance variation (whisker "
+              "span over the median, outliers excluded) across the GPUs of five HPC clusters "
+              "(Sinha et al., SC22, arXiv 2208.11035), a per-GPU sigma of 1.5 % and 4.1 %; a "
+              "synchronous step waits for the slowest of N, z(N) sigma beyond the one calibrated "
+              "GPU: the range is 1 to 1 + z(N) x 4.1 %, the most variable cluster, drawn "
+              "triangular with its mean at the average cluster's 1.5 %; the default assumes every "
+              "GPU as fast as the calibrated one",
+          .measure =
+              "GPU spread: time the same step on every GPU of the job (or state stragglers: from a "
+              "measured spread)",
+          .high_for = slowest_of_job,
+          .mode = /*mode: the draws' mean is the average cluster's spread, 8 of the range's 22 %*/
+          3 * kAverageCluster / kMostVariableCluster - 1,
+      },
+      {
+          .key = "compute.time_scale",
+          .label = "compute time from another device",
+          .unit = InputUnit::kFactor,
+          .range = RangeKind::kAbsolute,
+          .low = 0.7,
+          .high = 1.4,
+          .floor = 0.01,
+          .get = [](const Scenario& s) { return s.compute.time_scale; },
+          .set = [](Scenario* s, double v) { s->compute.time_scale = v; },
+          .applies = [](const Scenario& s) { return !s.compute.profile_mismatch.empty(); },
+          .stated_by = {},
+          .why = "a profile measured on a sibling device (H200 for H100: same SMs, 1.43x the HBM "
+                 "bandwidth, NVIDIA datasheets) moves memory-bound layers up to 1.4x; other "
+                 "generations: measure",
+          .measure = "compute: profile the scenario's own GPU and precision with `ddpsim calibrate "
+                     "--model NAME`",
+      },
+      {
+          .key = "compute.framework_overhead",
+          .label = "data-parallel framework overhead",
+          .unit = InputUnit::kFactor,
+          .range = RangeKind::kAbsolute,
+          .low = 1.0,
+          .high = 1.10,
+          .floor = 1,
+          .get = [](const Scenario& s) { return s.compute.framework_overhead; },
+          .set = [](Scenario* s, double v) { s->compute.framework_overhead = v; },
+          .applies = [](const Scenario& s) { return s.cluster.total_gpus() > 1; },
+          .stated_by = {"compute.framework_overhead"},
+          .why =
+              "the data-parallel framework's own per-step work (reducer hooks, gradient-to-bucket "
+              "copies, launches, host synchronisation), which a single-GPU step does not pay: 3-10 "
+              "% of a ResNet-50 step between DDP implementations (pytorch/pytorch#4870: 0.159 vs "
+              "0.164 s; #5064: 0.154 -> 0.139 s and 0.116 -> 0.109 s; #18953: 'a couple percent or "
+              "more'), 2-20 % of backward between reducers (#61507); the default assumes none",
+          .measure = "framework overhead: profile one GPU of the job (torch.profiler) and state "
+                     "compute.framework_overhead as its step time outside communication over the "
+                     "single-GPU step",
+      },
       // Rows appended after the first twelve keep the design's earlier columns (and so every
       // band of a scenario these rows do not apply to) as they were.
-      {"model.attention",
-       "attention implementation",
-       "attention",
-       RangeKind::kChoice,
-       0,  // eager
-       1,  // sdpa: fused (ddpsim costs flash as sdpa)
-       0,
-       2,
-       [](const Scenario& s) { return s.model.attention ? attention_code(*s.model.attention) : 0; },
-       set_attention_code,
-       [](const Scenario& s) {
-         // Roofline: the attention cores' time follows the choice. A measured step or profile
-         // timed whatever ran; a model file's layers cannot be re-costed.
-         return s.model.attention && s.model.file.empty() &&
-                s.compute.mode == ComputeMode::kRoofline;
-       },
-       {"model.attention"},
-       "eager attention writes and keeps the heads x q x kv probabilities, SDPA/flash kernels "
-       "neither: transformers runs sdpa by default since PyTorch 2.1.1 "
-       "(huggingface/transformers#27940), older releases and attn_implementation='eager' run "
-       "eager; torch.nn.functional.scaled_dot_product_attention picks a fused kernel",
-       "attention: run one step under torch.profiler and read which attention kernel ran "
-       "(flash/efficient-attention kernels or bmm + softmax), then state model.attention"},
-      {"sync.gradient_dtype",
-       "gradient dtype on the wire",
-       "gradient bytes",
-       RangeKind::kChoice,
-       2,  // fp16/bf16
-       4,  // fp32
-       2,
-       4,
-       [](const Scenario& s) { return double(s.sync.gradient_bytes); },
-       [](Scenario* s, double v) { s->sync.gradient_bytes = v < 3 ? 2 : 4; },
-       [](const Scenario& s) { return s.cluster.total_gpus() > 1 && mixed_precision(s); },
-       {"sync.gradient_dtype", "training.gradient_dtype"},
-       "under mixed precision DDP all-reduces .grad in the parameters' fp32 unless a comm hook "
-       "compresses it (fp16_compress_hook, bf16_compress_hook: torch.distributed.algorithms."
-       "ddp_comm_hooks); FSDP reduces in MixedPrecision.reduce_dtype, param_dtype unless set to "
-       "fp32: 2 or 4 bytes per gradient",
-       "gradient dtype: read the training script (DDP register_comm_hook, FSDP MixedPrecision "
-       "reduce_dtype) or the dtype of the all-reduces in a torch.profiler trace, then state "
-       "sync.gradient_dtype"},
-      {"data.decode.samples_per_core",
-       "CPU decode rate per core",
-       "samples/s",
-       RangeKind::kRelative,
-       0.5,
-       2.0,
-       0,
-       kInf,
-       [](const Scenario& s) { return s.data.samples_per_core; },
-       [](Scenario* s, double v) { s->data.samples_per_core = v; },
-       [](const Scenario& s) { return !s.data.synthetic && s.data.decode == DecodeKind::kCpu; },
-       {"data.decode.samples_per_core"},
-       "decode + augment per core differs 2x between CPUs (Pillow decodes ImageNet at 360-726 "
-       "images/s on one core of five 2023-25 cloud CPUs, ternaus/imread_benchmark, Iglovikov & "
-       "Kosarevsky, arXiv 2605.08731) and about 2x between decoders (PIL vs libjpeg-turbo, "
-       "cybertronai/imagenet18#5); tf.data reached 275 per core with random-resized crop on a "
-       "DGX-1 (tensorpack/benchmarks)",
-       "input pipeline: time the data loader alone (iterate it without training) with one "
-       "worker and state data.decode.samples_per_core"},
-      {"sync.nccl_latency",
-       "NCCL latency (x its v2.20 table)",
-       "x",
-       RangeKind::kAbsolute,
-       0.7,
-       2.5,
-       0.01,
-       10,
-       [](const Scenario& s) { return s.sync.nccl_latency; },
-       [](Scenario* s, double v) { s->sync.nccl_latency = v; },
-       nccl_latency_in_use,
-       {"sync.nccl_latency"},
-       "NCCL's base and per-hop latencies (tuning.cc) differ between releases and from measured "
-       "small calls: NCCL 2.7-2.8's table charges 0.68-0.77x v2.20's for LL on 8 NVLink GPUs "
-       "(ring base 3.6 vs 6.6 us, hop 0.47 vs 0.6 us); 8 B all-reduce on 8 H20 in one node took "
-       "12.5 us against the table's 15 (deepseek-ai/DeepEP#303), on 2 A100 nodes over HDR 19-20 "
-       "us against 15.4 (NVIDIA/nccl-tests#150), on 2 H100 nodes 64 us against NCCL's own 25.2 "
-       "(NVIDIA/nccl#1453)",
-       "small-message latency: run nccl-tests all_reduce_perf -b 8 -e 64K on the job's nodes, "
-       "then `ddpsim calibrate --fit-platform` (or state sync.nccl_latency as measured over "
-       "predicted time at 8 B)"},
+      {
+          .key = "model.attention",
+          .label = "attention implementation",
+          .unit = InputUnit::kAttention,
+          .range = RangeKind::kChoice,
+          .low = 0,   // eager
+          .high = 1,  // sdpa: fused (ddpsim costs flash as sdpa)
+          .ceiling = 2,
+          .get =
+              [](const Scenario& s) {
+                return s.model.attention ? attention_code(*s.model.attention) : 0;
+              },
+          .set = set_attention_code,
+          .applies =
+              [](const Scenario& s) {
+                // Roofline: the attention cores' time follows the choice. A measured step or
+                // profile timed whatever ran; a model file's layers cannot be re-costed.
+                return s.model.attention && s.model.file.empty() &&
+                       s.compute.mode == ComputeMode::kRoofline;
+              },
+          .stated_by = {"model.attention"},
+          .why = "eager attention writes and keeps the heads x q x kv probabilities, SDPA/flash "
+                 "kernels neither: transformers runs sdpa by default since PyTorch 2.1.1 "
+                 "(huggingface/transformers#27940), older releases and attn_implementation='eager' "
+                 "run eager; torch.nn.functional.scaled_dot_product_attention picks a fused kernel",
+          .measure =
+              "attention: run one step under torch.profiler and read which attention kernel ran "
+              "(flash/efficient-attention kernels or bmm + softmax), then state model.attention",
+      },
+      {
+          .key = "sync.gradient_dtype",
+          .label = "gradient dtype on the wire",
+          .unit = InputUnit::kGradientBytes,
+          .range = RangeKind::kChoice,
+          .low = 2,   // fp16/bf16
+          .high = 4,  // fp32
+          .floor = 2,
+          .ceiling = 4,
+          .get = [](const Scenario& s) { return double(s.sync.gradient_bytes); },
+          .set = [](Scenario* s, double v) { s->sync.gradient_bytes = v < 3 ? 2 : 4; },
+          .applies =
+              [](const Scenario& s) { return s.cluster.total_gpus() > 1 && mixed_precision(s); },
+          .stated_by = {"sync.gradient_dtype", "training.gradient_dtype"},
+          .why =
+              "under mixed precision DDP all-reduces .grad in the parameters' fp32 unless a comm "
+              "hook compresses it (fp16_compress_hook, bf16_compress_hook: "
+              "torch.distributed.algorithms.ddp_comm_hooks); FSDP reduces in "
+              "MixedPrecision.reduce_dtype, param_dtype unless set to fp32: 2 or 4 bytes per "
+              "gradient",
+          .measure =
+              "gradient dtype: read the training script (DDP register_comm_hook, FSDP "
+              "MixedPrecision reduce_dtype) or the dtype of the all-reduces in a torch.profiler "
+              "trace, then state sync.gradient_dtype",
+      },
+      {
+          .key = "data.decode.samples_per_core",
+          .label = "CPU decode rate per core",
+          .unit = InputUnit::kSamplesPerSecond,
+          .range = RangeKind::kRelative,
+          .low = 0.5,
+          .high = 2.0,
+          .get = [](const Scenario& s) { return s.data.samples_per_core; },
+          .set = [](Scenario* s, double v) { s->data.samples_per_core = v; },
+          .applies =
+              [](const Scenario& s) {
+                return !s.data.synthetic && s.data.decode == DecodeKind::kCpu;
+              },
+          .stated_by = {"data.decode.samples_per_core"},
+          .why =
+              "decode + augment per core differs 2x between CPUs (Pillow decodes ImageNet at "
+              "360-726 images/s on one core of five 2023-25 cloud CPUs, ternaus/imread_benchmark, "
+              "Iglovikov & Kosarevsky, arXiv 2605.08731) and about 2x between decoders (PIL vs "
+              "libjpeg-turbo, cybertronai/imagenet18#5); tf.data reached 275 per core with "
+              "random-resized crop on a DGX-1 (tensorpack/benchmarks)",
+          .measure =
+              "input pipeline: time the data loader alone (iterate it without training) with one "
+              "worker and state data.decode.samples_per_core",
+      },
+      {
+          .key = "sync.nccl_latency",
+          .label = "NCCL latency (x its v2.20 table)",
+          .unit = InputUnit::kFactor,
+          .range = RangeKind::kAbsolute,
+          .low = 0.7,
+          .high = 2.5,
+          .floor = 0.01,
+          .ceiling = 10,
+          .get = [](const Scenario& s) { return s.sync.nccl_latency; },
+          .set = [](Scenario* s, double v) { s->sync.nccl_latency = v; },
+          .applies = nccl_latency_in_use,
+          .stated_by = {"sync.nccl_latency"},
+          .why =
+              "NCCL's base and per-hop latencies (tuning.cc) differ between releases and from "
+              "measured small calls: NCCL 2.7-2.8's table charges 0.68-0.77x v2.20's for LL on 8 "
+              "NVLink GPUs (ring base 3.6 vs 6.6 us, hop 0.47 vs 0.6 us); 8 B all-reduce on 8 H20 "
+              "in one node took 12.5 us against the table's 15 (deepseek-ai/DeepEP#303), on 2 A100 "
+              "nodes over HDR 19-20 us against 15.4 (NVIDIA/nccl-tests#150), on 2 H100 nodes 64 us "
+              "against NCCL's own 25.2 (NVIDIA/nccl#1453)",
+          .measure =
+              "small-message latency: run nccl-tests all_reduce_perf -b 8 -e 64K on the job's "
+              "nodes, then `ddpsim calibrate --fit-platform` (or state sync.nccl_latency as "
+              "measured over predicted time at 8 B)",
+      },
+
   };
   return rows;
 }
@@ -461,8 +526,25 @@ std::string assumption_keys() {
   return keys;
 }
 
-double range_high(const AssumptionRow& row, const Scenario& s) {
-  return row.high_for != nullptr ? row.high_for(s) : row.high;
+std::string AssumptionRow::format(double value) const {
+  auto trimmed = [](double v) { return fmt::format("{:.3g}", v); };
+  switch (unit) {
+    case InputUnit::kBandwidth:
+      return trimmed(value / 1e9) + " GB/s";
+    case InputUnit::kFactor:
+      return trimmed(value) + "x";
+    case InputUnit::kSamplesPerSecond:  // whole numbers from 100 up, three significant digits below
+      return (value >= 100 ? fmt::format("{:.0f}", value) : trimmed(value)) + " samples/s";
+    case InputUnit::kAttention:  // choices print as what they stand for
+      return enum_name(attention_from_code(value));
+    case InputUnit::kGradientBytes:
+      return value < 3 ? "fp16/bf16" : "fp32";
+    case InputUnit::kFraction:
+      return fmt::format("{:.0f} %", 100 * value);
+    case InputUnit::kGpusPerSwitch:
+      return fmt::format("{:g} GPUs/switch", value);
+  }
+  return fmt::format("{:g}", value);
 }
 
 }  // namespace ddpsim

@@ -1,4 +1,4 @@
-#include "sim/uncertainty/ledger.h"
+#include "sim/ledger/ledger.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,6 @@
 
 #include "sim/profile/calibration_profile.h"
 #include "sim/profile/platform_file.h"
-#include "sim/scenario/enum_names.h"
 
 namespace ddpsim {
 namespace {
@@ -85,14 +84,9 @@ bool from_profile(const Scenario& s, const AssumptionRow& row, LedgerEntry* e) {
   return true;
 }
 
-bool encoded_choice(const AssumptionRow& row) {
-  const std::string unit = row.unit;
-  return unit == "attention" || unit == "gradient bytes";
-}
-
-std::string trimmed(double v) {
-  std::string text = fmt::format("{:.3g}", v);
-  return text;
+// Row j of the table is column j of the draws' design.
+size_t column_of(const AssumptionRow* row) {
+  return static_cast<size_t>(row - assumption_rows().data());
 }
 
 }  // namespace
@@ -124,7 +118,7 @@ std::vector<LedgerEntry> build_ledger(const Scenario& s) {
     } else {
       e.source = InputSource::kDefault;
       e.why = row.why;
-      const double high = range_high(row, s);
+      const double high = row.range_high(s);
       switch (row.range) {
         case RangeKind::kAbsolute:
         case RangeKind::kChoice:
@@ -167,10 +161,10 @@ nlohmann::json ledger_to_json(const std::vector<LedgerEntry>& ledger) {
     j["why"] = e.why;
     j["measure"] = e.row->measure;
     // A choice encoded as a number (assumptions.h) also says what each number stands for.
-    if (encoded_choice(*e.row))
-      j["names"] = {{"value", format_input_value(*e.row, e.value)},
-                    {"low", format_input_value(*e.row, e.low)},
-                    {"high", format_input_value(*e.row, e.high)}};
+    if (e.row->encoded_choice())
+      j["names"] = {{"value", e.row->format(e.value)},
+                    {"low", e.row->format(e.low)},
+                    {"high", e.row->format(e.high)}};
     if (e.source == InputSource::kMeasured) {
       j["file"] = e.file;
       j["device"] = e.device.empty() ? "not recorded" : e.device;
@@ -181,25 +175,33 @@ nlohmann::json ledger_to_json(const std::vector<LedgerEntry>& ledger) {
   return out;
 }
 
-std::string format_input_value(const AssumptionRow& row, double value) {
-  const std::string unit = row.unit;
-  if (unit == "GB/s") return trimmed(value / 1e9) + " GB/s";
-  if (unit == "x") return trimmed(value) + "x";
-  if (unit == "samples/s")  // whole numbers from 100 up, three significant digits below
-    return (value >= 100 ? fmt::format("{:.0f}", value) : trimmed(value)) + " samples/s";
-  // Choices print as what they stand for (assumptions.h encodes them).
-  if (unit == "attention") return enum_name(attention_from_code(value));
-  if (unit == "gradient bytes") return value < 3 ? "fp16/bf16" : "fp32";
-  if (unit.empty()) return fmt::format("{:.0f} %", 100 * value);
-  return fmt::format("{:g} {}", value, unit);
+std::string describe_entry(const LedgerEntry& e, bool with_range) {
+  std::string text = std::string(e.row->label) + " " + e.row->format(e.value);
+  if (with_range && e.source == InputSource::kDefault)
+    text += " (" + e.row->format(e.low) + " to " + e.row->format(e.high) + ")";
+  return text;
 }
 
-std::string describe_entry(const LedgerEntry& e, bool with_range) {
-  std::string text = std::string(e.row->label) + " " + format_input_value(*e.row, e.value);
-  if (with_range && e.source == InputSource::kDefault)
-    text += " (" + format_input_value(*e.row, e.low) + " to " + format_input_value(*e.row, e.high) +
-            ")";
-  return text;
+double drawn_fraction(const AssumptionRow& row, double u) {
+  if (row.mode < 0) return u;
+  // Inverse CDF of the triangular distribution on [0, 1] with its peak at m: a Latin hypercube
+  // stratum in u stays a stratum in the fraction, so the design keeps its spread.
+  const double m = row.mode;
+  return u < m ? std::sqrt(u * m) : 1 - std::sqrt((1 - u) * (1 - m));
+}
+
+Scenario drawn_scenario(const Scenario& base, const std::vector<LedgerEntry>& ledger,
+                        const std::vector<double>& u) {
+  Scenario s = base;
+  for (const LedgerEntry& e : ledger) {
+    if (e.source != InputSource::kDefault) continue;
+    const double x = u.at(column_of(e.row));
+    const double value = e.row->range == RangeKind::kChoice
+                             ? (x < 0.5 ? e.low : e.high)
+                             : e.low + drawn_fraction(*e.row, x) * (e.high - e.low);
+    e.row->set(&s, value);
+  }
+  return s;
 }
 
 }  // namespace ddpsim

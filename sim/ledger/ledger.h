@@ -2,7 +2,9 @@
 // (sim/ledger/assumptions.h), its value and where it came from. `measured`: a platform fit,
 // alpha-beta table or calibration profile (file, device, date); `scenario`: the user stated it;
 // `default`: a documented value with a plausible range (docs/assumptions.md). Only defaults are
-// sampled by the uncertainty draws, so a fully stated or measured scenario has a zero-width band.
+// sampled by the uncertainty draws, so the draws of a fully stated or measured scenario coincide
+// (its band is then the model's own error alone, sim/validation/discrepancy.h). A draw's
+// scenario is made here too (drawn_scenario): each default set through its own row.
 // Built after the scenario is loaded, from its typed values only: the loader has read the
 // profile and platform file the scenario names (the device and date they were measured on).
 #pragma once
@@ -39,6 +41,14 @@ nlohmann::json ledger_to_json(const std::vector<LedgerEntry>& ledger);
 
 // "intra-node (NVLink) bandwidth 300 GB/s (265-327)": one input as the summary prints it.
 std::string describe_entry(const LedgerEntry& entry, bool with_range = true);
-std::string format_input_value(const AssumptionRow& row, double value);
+
+// Where a draw `u` in [0, 1) of `row` lies within its [low, high], as a fraction: u itself for a
+// uniform row, the inverse of the triangular distribution's CDF for a row with a mode.
+double drawn_fraction(const AssumptionRow& row, double u);
+
+// The scenario of one draw: `u[j]` in [0, 1) is the draw of assumption row j (all rows, in
+// table order, so that every scenario drawn with the same design sees the same world).
+Scenario drawn_scenario(const Scenario& base, const std::vector<LedgerEntry>& ledger,
+                        const std::vector<double>& u);
 
 }  // namespace ddpsim

@@ -7,16 +7,11 @@
 
 #include "sim/uncertainty/draw_runner.h"
 #include "sim/uncertainty/latin_hypercube.h"
-#include "sim/validation/mechanism_class.h"
 #include "sim/validation/error_stats.h"
+#include "sim/validation/mechanism_class.h"
 
 namespace ddpsim {
 namespace {
-
-// Row j of the table is column j of the design.
-size_t column_of(const AssumptionRow* row) {
-  return static_cast<size_t>(row - assumption_rows().data());
-}
 
 std::string with_commas(double v) {
   std::string s = fmt::format("{:.0f}", v);
@@ -51,10 +46,9 @@ void use_model_error(UncertaintyOptions* options, const Scenario& scenario,
 std::string format_model_error(const Discrepancy& d) {
   if (!d.known()) return "";
   // Borrowed residuals are errors at documented values: their median is against the nominal run.
-  const char* pooled = d.pooled == "class" ? "its class"
-                       : d.pooled == "binds"
-                           ? "cases bound like it, against their nominal runs"
-                           : "every class pooled, against their nominal runs";
+  const char* pooled = d.pooled == "class"   ? "its class"
+                       : d.pooled == "binds" ? "cases bound like it, against their nominal runs"
+                                             : "every class pooled, against their nominal runs";
   std::string out = fmt::format(
       "model error     {}: measured on {} validated cases ({}): median {:+.1f} %, spread "
       "{:.1f} % (docs/model-error.md)\n",
@@ -69,28 +63,6 @@ std::string format_model_error(const Discrepancy& d) {
 
 Band band_of(const std::vector<double>& values) {
   return Band{percentile(values, 0.1), percentile(values, 0.5), percentile(values, 0.9)};
-}
-
-double drawn_fraction(const AssumptionRow& row, double u) {
-  if (row.mode < 0) return u;
-  // Inverse CDF of the triangular distribution on [0, 1] with its peak at m: a Latin hypercube
-  // stratum in u stays a stratum in the fraction, so the design keeps its spread.
-  const double m = row.mode;
-  return u < m ? std::sqrt(u * m) : 1 - std::sqrt((1 - u) * (1 - m));
-}
-
-Scenario drawn_scenario(const Scenario& base, const std::vector<LedgerEntry>& ledger,
-                        const std::vector<double>& u) {
-  Scenario s = base;
-  for (const LedgerEntry& e : ledger) {
-    if (e.source != InputSource::kDefault) continue;
-    const double x = u.at(column_of(e.row));
-    const double value = e.row->range == RangeKind::kChoice
-                             ? (x < 0.5 ? e.low : e.high)
-                             : e.low + drawn_fraction(*e.row, x) * (e.high - e.low);
-    e.row->set(&s, value);
-  }
-  return s;
 }
 
 std::vector<std::vector<double>> uncertainty_design(int samples, uint64_t seed) {
@@ -175,8 +147,9 @@ nlohmann::json uncertainty_to_json(const UncertaintyReport& r) {
 nlohmann::json headline_to_json(const UncertaintyReport& r) {
   return {{"samples_per_second", r.samples_per_second.p50},
           {"iteration_time", r.iteration_time.p50},
-          {"what", "median of the uncertainty draws x the model's measured error; p10-p90 in "
-                   "result.uncertainty"}};
+          {"what",
+           "median of the uncertainty draws x the model's measured error; p10-p90 in "
+           "result.uncertainty"}};
 }
 
 nlohmann::json nominal_to_json(const SimulationResult& n) {
@@ -184,17 +157,18 @@ nlohmann::json nominal_to_json(const SimulationResult& n) {
           {"iteration_time", n.iteration_time},
           {"scaling_efficiency", n.scaling_efficiency},
           {"exposed_comm_share", n.exposed_comm_share},
-          {"what", "every default at its documented value: result's breakdown, links and trace "
-                   "describe this run"}};
+          {"what",
+           "every default at its documented value: result's breakdown, links and trace "
+           "describe this run"}};
 }
 
 std::string format_influences(const UncertaintyReport& r, const std::string& unit, size_t top) {
   std::string out;
   for (size_t k = 0; k < r.influences.size() && k < top; ++k) {
     const Influence& i = r.influences[k];
-    out += fmt::format("  {:<34} {} -> {}: {} - {} {}/s\n", i.row->label,
-                       format_input_value(*i.row, i.low), format_input_value(*i.row, i.high),
-                       with_commas(i.rate_low), with_commas(i.rate_high), unit);
+    out +=
+        fmt::format("  {:<34} {} -> {}: {} - {} {}/s\n", i.row->label, i.row->format(i.low),
+                    i.row->format(i.high), with_commas(i.rate_low), with_commas(i.rate_high), unit);
   }
   return out;
 }

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/ledger/ledger.h"
 #include "sim/results/band.h"
 #include "sim/results/result.h"
-#include "sim/uncertainty/ledger.h"
 #include "sim/validation/discrepancy.h"
 #include "sim/validation/error_stats.h"  // percentile()
 
@@ -59,15 +59,6 @@ struct UncertaintyReport {
   std::vector<double> draw_times;  // iteration time of each draw
   std::vector<Influence> influences;
 };
-
-// Where a draw `u` in [0, 1) of `row` lies within its [low, high], as a fraction: u itself for a
-// uniform row, the inverse of the triangular distribution's CDF for a row with a mode.
-double drawn_fraction(const AssumptionRow& row, double u);
-
-// The scenario of one draw: `u[j]` in [0, 1) is the draw of assumption row j (all rows, in
-// table order, so that every scenario drawn with the same design sees the same world).
-Scenario drawn_scenario(const Scenario& base, const std::vector<LedgerEntry>& ledger,
-                        const std::vector<double>& u);
 
 // Sets `options`' model error for a scenario whose nominal run is `nominal` (its class's
 // residuals from `rows`, the repository's discrepancy.csv) and the nominal figures its draws are
