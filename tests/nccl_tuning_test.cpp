@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 namespace ddpsim {
 namespace {
@@ -332,6 +333,69 @@ TEST(NcclNvls, SupportedOnHopperNvSwitchNodesOnly) {
   EXPECT_FALSE(nvls_supported(c));
   c.gpus_per_node = 3;
   EXPECT_TRUE(nvls_supported(c));
+}
+
+// PAT (NCCL 2.23.4's row, nccl_tuning.h), written out by hand: 8 + floor(log2 N) (14 + hop) / 3.5
+// + 2.8 P us on N nodes of one GPU each; 0.85 of the ring's bus bandwidth; Simple only; never
+// for all-reduce.
+TEST(NcclPat, LatencyBandwidthAndWhereItRuns) {
+  for (int nodes : {2, 64, 1000}) {
+    SCOPED_TRACE(nodes);
+    NcclSetting s;
+    s.ranks = s.nodes = nodes;
+    s.net_hop = 3e-6;
+    const int log2n = nodes == 2 ? 1 : nodes == 64 ? 6 : 9;
+    const double want = 8 + log2n * (14 + 3) / 3.5 + 2.8 * nodes;
+    for (CollectiveOp op : {CollectiveOp::kAllGather, CollectiveOp::kReduceScatter})
+      expect_relative(nccl_latency(s, NcclAlgorithm::kPat, NcclProtocol::kSimple, 1e6, op),
+                      want * kUs);
+    // The table scale multiplies NCCL's figures, not the cluster's hop.
+    s.latency_scale = 2;
+    expect_relative(
+        nccl_latency(s, NcclAlgorithm::kPat, NcclProtocol::kSimple, 1e6, CollectiveOp::kAllGather),
+        (16 + log2n * (28 + 3) / 3.5 + 5.6 * nodes) * kUs);
+    const double ring = 20e9;  // the ring's algorithm bandwidth on these links
+    expect_relative(nccl_algbw(s, NcclAlgorithm::kPat, NcclProtocol::kSimple, 1e6, ring,
+                               CollectiveOp::kAllGather),
+                    ring * (nodes - 1.0) / nodes * 0.85);
+    EXPECT_THROW(nccl_latency(s, NcclAlgorithm::kPat, NcclProtocol::kSimple, 1e6),
+                 std::invalid_argument);
+  }
+  EXPECT_TRUE(nccl_algorithm_runs(NcclAlgorithm::kPat, NcclProtocol::kSimple));
+  EXPECT_FALSE(nccl_algorithm_runs(NcclAlgorithm::kPat, NcclProtocol::kLL));
+  EXPECT_FALSE(nccl_algorithm_runs(NcclAlgorithm::kPat, NcclProtocol::kLL128));
+}
+
+// On 64 nodes of one GPU, NCCL's choice for an all-gather is PAT while its log latency beats
+// the ring's 63 network steps, and the ring once PAT's 0.85 x 63/64 of the bandwidth costs more:
+// by hand, the ring's best small-message protocol is LL (6.6 + 63 x (2.7 + 3) us = 365.7 us,
+// at a quarter of the bus bandwidth), PAT 8 + 6 x 17 / 3.5 + 179.2 = 216.34 us; Simple's ring
+// 8.4 + 63 x 17 = 1,079.4 us at the full bandwidth.
+TEST(NcclPat, ChosenForSmallCallsOnOneGpuPerNodeAndTheRingForLargeOnes) {
+  NcclSetting s;
+  s.ranks = s.nodes = 64;
+  s.net_hop = 3e-6;
+  const double links = 25e9;
+  const std::vector<NcclCandidate> both = {{NcclAlgorithm::kRing, links},
+                                           {NcclAlgorithm::kPat, links}};
+  const NcclChoice small =
+      nccl_choose(s, both, NcclProtocol::kAuto, 65536, CollectiveOp::kAllGather);
+  EXPECT_EQ(small.algorithm, NcclAlgorithm::kPat);
+  expect_relative(small.latency, 216.34 * kUs, 1e-4);
+  const NcclChoice large = nccl_choose(s, both, NcclProtocol::kAuto, 1e9, CollectiveOp::kAllGather);
+  EXPECT_EQ(large.algorithm, NcclAlgorithm::kRing);
+  EXPECT_EQ(large.protocol, NcclProtocol::kSimple);
+  // Crossover with Simple's ring: 863.06 us = S / B (1 / (0.85 x 63/64) - 1) -> S = 110.6 MB.
+  const double crossover = 863.06e-6 * links / (1 / (0.85 * 63 / 64) - 1);
+  EXPECT_EQ(nccl_choose(s, both, NcclProtocol::kAuto, 0.98 * crossover, CollectiveOp::kAllGather)
+                .algorithm,
+            NcclAlgorithm::kPat);
+  EXPECT_EQ(nccl_choose(s, both, NcclProtocol::kAuto, 1.02 * crossover, CollectiveOp::kAllGather)
+                .algorithm,
+            NcclAlgorithm::kRing);
+  // A forced LL leaves PAT nothing to run.
+  EXPECT_EQ(nccl_choose(s, both, NcclProtocol::kLL, 65536, CollectiveOp::kAllGather).algorithm,
+            NcclAlgorithm::kRing);
 }
 
 }  // namespace

@@ -234,6 +234,48 @@ TEST(PatReduceScatterAndAllGather, SavesTheRingsLatenciesAndKeepsItsBandwidth) {
   }
 }
 
+// `auto` for a sharded job on one GPU per node under NCCL's tuning (auto_may_run_pat): NCCL's
+// pick by size (nccl_tuning_test checks the choice by hand) and then that algorithm's own run:
+// a small all-gather is PAT's call exactly, a large one the ring's with NCCL's latency; with 8
+// GPUs per node, or under the alpha model, auto stays the ring.
+TEST(PatReduceScatterAndAllGather, AutoRunsWhatNcclsTunerPicks) {
+  auto sharded_auto = [](const ClusterSpec& c, LatencyModel model) -> Factory {
+    Scenario s;
+    s.cluster = c;
+    s.sync.algorithm = AllReduceAlgorithm::kAuto;
+    s.sync.latency_model = model;
+    s.sync.sharding.strategy = Sharding::kZero3;
+    return [=](Transport* t) { return make_collective(s, t, kAG, CollectiveGroup::kWorld); };
+  };
+  const ClusterSpec c = make_cluster(64, 1);
+  Scenario s;
+  s.cluster = c;
+  s.sync.algorithm = AllReduceAlgorithm::kAuto;
+  s.sync.sharding.strategy = Sharding::kZero3;
+  EXPECT_TRUE(auto_may_run_pat(s));
+  const Outcome small = run(c, sharded_auto(c, LatencyModel::kNccl), 65536);
+  const Outcome pat = run(c, from_scenario(c, kAG, AllReduceAlgorithm::kPat), 65536);
+  EXPECT_DOUBLE_EQ(small.last, pat.last);
+  const Outcome large = run(c, sharded_auto(c, LatencyModel::kNccl), kS);
+  const Outcome ring_nccl = run(c, ring(kAG, CollectiveMode::kFlow, nccl(NcclProtocol::kAuto)), kS);
+  EXPECT_DOUBLE_EQ(large.last, ring_nccl.last);
+  // NCCL's pick, not the faster run: PAT's own flows (pat_collective.cpp) run at the links' rate,
+  // where NCCL's model gives it 0.85 of the ring's bus bandwidth, so here it would finish first.
+  EXPECT_GT(large.last, run(c, from_scenario(c, kAG, AllReduceAlgorithm::kPat), kS).last);
+  // Not where NCCL disables PAT, nor under the alpha model (auto's sharded calls: the ring).
+  const ClusterSpec eight = make_cluster(8, 8);
+  s.cluster = eight;
+  EXPECT_FALSE(auto_may_run_pat(s));
+  EXPECT_DOUBLE_EQ(
+      run(eight, sharded_auto(eight, LatencyModel::kNccl), 65536).last,
+      run(eight, ring(kAG, CollectiveMode::kFlow, nccl(NcclProtocol::kAuto)), 65536).last);
+  s.cluster = c;
+  s.sync.latency_model = LatencyModel::kAlpha;
+  EXPECT_FALSE(auto_may_run_pat(s));
+  EXPECT_DOUBLE_EQ(run(c, sharded_auto(c, LatencyModel::kAlpha), 65536).last,
+                   run(c, ring(kAG), 65536).last);
+}
+
 // ---------------------------------------------------------------- hierarchical
 
 TEST(HierarchicalReduceScatterAndAllGather, MatchThePhaseSumForRailsOfEveryWidth) {

@@ -71,6 +71,11 @@ std::unique_ptr<AllReduce> make_ring_allreduce(Transport* transport, CollectiveM
 std::unique_ptr<AllReduce> make_ring_collective(Transport* transport, CollectiveOp op,
                                                 CollectiveMode mode, int channels,
                                                 CollectiveCost cost = {});
+// auto's reduce-scatter and all-gather where it may run PAT (auto_may_run_pat): NCCL's pick of
+// ring or PAT per call size (auto_collective.cpp).
+std::unique_ptr<AllReduce> make_auto_collective(Transport* transport, CollectiveOp op,
+                                                CollectiveMode mode, int channels,
+                                                CollectiveCost cost = {});
 
 // Further algorithms; each file's header comment states its flow structure and closed form
 // (sim/cost/collective_formulas.h). Flow mode only: `mode` matters to the ring alone.

@@ -10,8 +10,8 @@
 // directions swapped, each message a partial sum. Every rank sends (p-1) S/p in all, one message
 // per step, each paying its own alpha (the sender sleeps message_latency before the put): on
 // uncontended links a call takes (p-1)/p S/B + ceil(log2 p) alpha, against the ring's
-// (p-1)/p S/B + (p-1) alpha. ddpsim charges the plain alpha: NCCL's PAT latencies are not in
-// its tuning table (nccl_tuning.h).
+// (p-1)/p S/B + (p-1) alpha. It charges the plain alpha per step: NCCL's PAT latencies
+// (nccl_tuning.h) decide only `auto`'s choice between the ring and PAT (auto_collective.cpp).
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 #include <string>

@@ -26,6 +26,10 @@ constexpr double kLLMaxBw[3][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {87.7
 // NVLS and NVLSTree (Simple only): hwLat[NVLink][NVLS] and hwLat[Net][NVLSTree]; algbw = 5/6 of
 // the links' rate.
 constexpr double kNvlsLat = 23, kNvlsTreeNetLat = 14, kNvlsRatio = 5.0 / 6.0;
+// PAT, v2.23.4 (nccl_tuning.h): base 8 us, the tree's network latency over 3.5 per log2 of the
+// nodes, 2.8 us per rank, 0.85 of the ring's bus bandwidth.
+constexpr double kPatBaseLat = 8, kPatNetLat = 14, kPatLogDivisor = 3.5, kPatPerRankLat = 2.8;
+constexpr double kPatBusFactor = 0.85;
 // Trees stray from the model at medium sizes: bandwidth factor per log2(bytes / 64).
 constexpr double kTreeCorrection[3][23] = {
     {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7,  .7,  .7,  .6, .5,
@@ -85,6 +89,14 @@ double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, doubl
                     CollectiveOp op) {
   if (s.ranks <= 1) return 0;
   const double k = s.latency_scale;  // on the table's values only, never on the cluster's hops
+  if (a == NcclAlgorithm::kPat) {
+    if (op == CollectiveOp::kAllReduce)
+      throw std::invalid_argument("nccl_latency: NCCL never runs PAT for all-reduce");
+    const double inter = k * kPatNetLat + s.net_hop / kUs;
+    return (k * kPatBaseLat + log2i(s.nodes) * inter / kPatLogDivisor +
+            k * kPatPerRankLat * s.ranks) *
+           kUs;
+  }
   if (is_nvls(a)) {
     // tuning.cc: NVLS's latency is its NVLink hop alone; NVLSTree adds the tree's network hops.
     const double nvls = k * kNvlsLat + s.intra_hop / kUs;
@@ -123,6 +135,11 @@ double nccl_algbw(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double 
   // NVLS moves what its flows carry (S (1+1/g) per port on one node, the tree's S/C per NIC
   // across nodes) at 5/6 of the links' rate (nccl_tuning.h).
   if (is_nvls(a)) return links_algbw * kNvlsRatio;
+  if (a == NcclAlgorithm::kPat) {
+    // The ring's bus bandwidth ((P-1)/P of its algorithm bandwidth for these calls) x 0.85, which
+    // NCCL takes as PAT's algorithm bandwidth.
+    return std::min(links_algbw, links_algbw * (s.ranks - 1.0) / s.ranks * kPatBusFactor);
+  }
   const int pi = proto_index(p);
   const bool ring = a == NcclAlgorithm::kRing;
   // Bus bandwidth as NCCL counts it (nChannels * bw): the ring moves nsteps/P of the buffer per
@@ -152,7 +169,16 @@ bool nccl_protocol_enabled(const NcclSetting& s, NcclProtocol p) {
 }
 
 bool nccl_algorithm_runs(NcclAlgorithm a, NcclProtocol p) {
-  return !is_nvls(a) || p == NcclProtocol::kSimple;
+  return (!is_nvls(a) && a != NcclAlgorithm::kPat) || p == NcclProtocol::kSimple;
+}
+
+bool auto_may_run_pat(const Scenario& s) {
+  const SyncSpec& y = s.sync;
+  const ClusterSpec& c = s.cluster;
+  return y.algorithm == AllReduceAlgorithm::kAuto && y.sharding.strategy != Sharding::kNone &&
+         y.latency_model == LatencyModel::kNccl && y.mode == CollectiveMode::kFlow &&
+         !y.alpha_beta_timed() && c.gpus_per_node == 1 && c.nodes > 1 &&
+         (y.protocol == NcclProtocol::kAuto || y.protocol == NcclProtocol::kSimple);
 }
 
 bool nvls_supported(const ClusterSpec& c) {
@@ -183,8 +209,7 @@ std::string nvls_unsupported_reason(const ClusterSpec& c) {
              "(H100, H200, H800, B200, GB200); this cluster has ") +
          enum_name(c.intra_node.kind) + ", " + std::to_string(c.gpus_per_node) +
          " GPU(s) per node and compute capability " + std::to_string(cc / 10) + "." +
-         std::to_string(cc % 10) +
-         "; allowed: " + other_all_reduces();
+         std::to_string(cc % 10) + "; allowed: " + other_all_reduces();
 }
 
 NcclChoice nccl_choose(const NcclSetting& s, const std::vector<NcclCandidate>& candidates,

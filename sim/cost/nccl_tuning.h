@@ -36,7 +36,14 @@
 // enables NVLS only with more than 2 GPUs in the node (ncclNvlsInit: `gpuCount <= 2`).
 // NCCL chooses the (algorithm, protocol) of least predicted time; LL128 only where NCCL enables
 // it by default (NVLink inside the node, GPUDirect RDMA across nodes, compute capability 7.0,
-// 8.0 or 9.0). Plain functions, no SimGrid.
+// 8.0 or 9.0).
+// PAT (reduce-scatter and all-gather only, Simple only, NCCL 2.23 on; v2.20.3 has no PAT, so its
+// row is v2.23.4's, the first release with it): NCCL enables it only where every rank is its own
+// node (ncclPatEnable: nNodes == nRanks). Latency 8 + floor(log2 N) * interLat / 3.5 + 2.8 P us,
+// interLat = hwLat[network][tree][Simple] (14 us in v2.23.4; "with ppn=1 latencies are fully
+// exposed, use the Tree network latency") plus the network hop; bandwidth 0.85 of the ring's bus
+// bandwidth, with no bus-to-algorithm conversion (tuning.cc: `if (a == NCCL_ALGO_PAT) busBw *=
+// .85`). Plain functions, no SimGrid.
 #pragma once
 
 #include <string>
@@ -47,7 +54,7 @@
 
 namespace ddpsim {
 
-enum class NcclAlgorithm { kTree = 0, kRing = 1, kNvls = 2, kNvlsTree = 3 };
+enum class NcclAlgorithm { kTree = 0, kRing = 1, kNvls = 2, kNvlsTree = 3, kPat = 4 };
 enum class NcclHardware { kNvLink = 0, kPci = 1, kNet = 2 };  // NCCL_HW_*
 
 // What ncclTopoTuneModel reads from the topology.
@@ -78,13 +85,20 @@ double nccl_latency(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, doubl
                     CollectiveOp op = CollectiveOp::kAllReduce);
 
 // Algorithm bandwidth (bytes/s) of protocol p, given the algorithm bandwidth links_algbw that
-// the links give the Simple protocol; never above links_algbw.
+// the links give the Simple protocol; never above links_algbw. For PAT, links_algbw is the ring's
+// on the same links (NCCL rates PAT from the ring's bus bandwidth).
 double nccl_algbw(const NcclSetting& s, NcclAlgorithm a, NcclProtocol p, double bytes,
                   double links_algbw, CollectiveOp op = CollectiveOp::kAllReduce);
 
 bool nccl_protocol_enabled(const NcclSetting& s, NcclProtocol p);
-// Whether algorithm a runs protocol p at all (NVLS and NVLSTree: Simple only).
+// Whether algorithm a runs protocol p at all (NVLS, NVLSTree and PAT: Simple only).
 bool nccl_algorithm_runs(NcclAlgorithm a, NcclProtocol p);
+
+// `sync.algorithm: auto` may run PAT for this scenario's reduce-scatters and all-gathers over the
+// world: a sharded job priced by NCCL's tuning (latency_model nccl, flow mode, no alpha-beta
+// table, a protocol PAT runs) on several nodes of one GPU each (ncclPatEnable). Elsewhere auto's
+// sharded calls are NCCL's ring, as NCCL's tuner leaves them.
+bool auto_may_run_pat(const Scenario& s);
 
 // NVLink SHARP needs third-generation NVSwitch: an NVSwitch node of Hopper or later GPUs
 // (compute capability >= 9.0) with more than two GPUs (NCCL's nvlsSupport; ncclNvlsInit returns

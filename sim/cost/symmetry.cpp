@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "sim/cost/collective_formulas.h"
+#include "sim/cost/nccl_tuning.h"
 #include "sim/cost/straggler_order.h"
 #include "sim/scenario/collective_algorithms.h"
 #include "sim/util/input_error.h"
@@ -39,7 +40,8 @@ bool drawn_stragglers(const Scenario& s) {
 // Sharded runs have no tree: NCCL runs all-gather and reduce-scatter as rings, and
 // fsdp-hybrid's all-reduce across nodes runs as one ring per rail (sync_factory.h).
 bool uses_tree(const SyncSpec& sync) {
-  return sync.sharding.strategy == Sharding::kNone && collective_algorithm(sync.algorithm).tree_flows;
+  return sync.sharding.strategy == Sharding::kNone &&
+         collective_algorithm(sync.algorithm).tree_flows;
 }
 
 }  // namespace
@@ -72,6 +74,9 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
   // that folds as DDP's does. Hierarchical halves are not checked against full runs here.
   if (sync.sharding.strategy != Sharding::kNone && algorithm.not_folded_sharded != nullptr)
     return algorithm.not_folded_sharded;
+  if (auto_may_run_pat(s))
+    return "auto on one GPU per node may run PAT for the sharded calls (NCCL's tuner picks it "
+           "for small ones), whose log-step partners span the whole cluster";
   if (sync.sharding.strategy != Sharding::kNone && drawn_stragglers(s))
     // A GPU's late all-gather holds every rank of the ring, unit by unit: the fold by the
     // expected slowest draw is checked against seeded full runs for DDP only.
@@ -150,8 +155,8 @@ ScopeDecision decide_scope(const Scenario& s, bool headline_only) {
                                 "; " + kSupported + " (or use scope full or auto)");
   }
   // Below the threshold only where the fold is exact: drawn stragglers fold in expectation.
-  const bool big = s.cluster.total_gpus() >= kSymmetricFromGpus ||
-                   (headline_only && !drawn_stragglers(s));
+  const bool big =
+      s.cluster.total_gpus() >= kSymmetricFromGpus || (headline_only && !drawn_stragglers(s));
   d.symmetric = obstacle.empty() &&
                 (scope == SimulationScope::kSymmetric || (scope == SimulationScope::kAuto && big));
   d.slice_nodes = d.symmetric ? slice : s.cluster.nodes;
@@ -165,10 +170,10 @@ ScopeDecision decide_scope(const Scenario& s, bool headline_only) {
                          : fmt::format("symmetric: {} of {} nodes simulated, the rest folded in",
                                        slice, s.cluster.nodes);
     if (scope == SimulationScope::kAuto)
-      d.note += s.cluster.total_gpus() >= kSymmetricFromGpus
-                    ? fmt::format(" (auto: {} GPUs >= {})", s.cluster.total_gpus(),
-                                  kSymmetricFromGpus)
-                    : std::string(" (auto: headline figures only, the cluster is regular)");
+      d.note +=
+          s.cluster.total_gpus() >= kSymmetricFromGpus
+              ? fmt::format(" (auto: {} GPUs >= {})", s.cluster.total_gpus(), kSymmetricFromGpus)
+              : std::string(" (auto: headline figures only, the cluster is regular)");
     if (drawn_stragglers(s))
       d.note += fmt::format("; stragglers: expected slowest of {} draws (order statistics)",
                             s.cluster.total_gpus());

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/cost/collective_formulas.h"
+#include "sim/cost/nccl_tuning.h"
 #include "sim/engine/allreduce_sync.h"
 #include "sim/engine/ps_sync.h"
 #include "sim/engine/scheduled_allreduce.h"
@@ -146,7 +147,9 @@ const Constructors kConstructors[] = {
      },
      nullptr},
     {AllReduceAlgorithm::kHalvingDoubling,
-     [](const Scenario&, Transport* t, CollectiveCost) { return make_halving_doubling_allreduce(t); },
+     [](const Scenario&, Transport* t, CollectiveCost) {
+       return make_halving_doubling_allreduce(t);
+     },
      make_halving_doubling_collective},
     {AllReduceAlgorithm::kHierarchical,
      [](const Scenario&, Transport* t, CollectiveCost) { return make_hierarchical_allreduce(t); },
@@ -229,7 +232,9 @@ std::unique_ptr<AllReduce> make_collective(const Scenario& s, Transport* transpo
     return make_group_collective(transport, op, group, s.sync.mode, cost);
   switch (collective_algorithm(s.sync.algorithm).sharded) {
     case ShardedRun::kRing:  // NCCL has no tree reduce-scatter or all-gather, so auto's choice
-                             // is among the ring's protocols
+                             // is among the ring's protocols, and PAT's where NCCL enables it
+      if (auto_may_run_pat(s))
+        return make_auto_collective(transport, op, s.sync.mode, s.sync.channels, cost);
       return make_ring_collective(transport, op, s.sync.mode, s.sync.channels, cost);
     case ShardedRun::kOwn:
       return constructors(s.sync.algorithm).sharded(transport, op);

@@ -45,6 +45,16 @@ GuardFigures pat(const GuardShape& g) {
   return {g.p * steps, g.p * steps, "pat: ceil(log2 p) messages per rank per call"};
 }
 
+// auto's sharded calls: NCCL's ring, or, on one GPU per node, PAT where NCCL's tuner picks it
+// (auto_may_run_pat, nccl_tuning.h): the larger of the two counts.
+GuardFigures nccl_auto_sharded(const GuardShape& g) {
+  const GuardFigures r = ring(g);
+  if (g.chunked || g.gpus_per_node != 1) return r;
+  const GuardFigures q = pat(g);
+  return {std::max(r.messages, q.messages), std::max(r.sleeps, q.sleeps),
+          "auto (ring, or pat on one GPU per node): up to ceil(log2 p) messages per rank per call"};
+}
+
 // NCCL enables PAT only where every rank is its own node (ncclPatEnable: nNodes == nRanks;
 // docs/scale.md).
 std::string pat_unsupported(const ClusterSpec& c) {
@@ -118,7 +128,9 @@ const std::vector<CollectiveAlgorithm>& collective_algorithms() {
        .unsupported = nullptr},
       {.id = A::kAuto,
        .name = "auto",
-       .nccl_tuner_id = "NCCL_ALGO_RING, NCCL_ALGO_TREE (NCCL's own choice)",
+       .nccl_tuner_id =
+           "NCCL_ALGO_RING, NCCL_ALGO_TREE, NCCL_ALGO_PAT (sharded, one GPU per node): NCCL's "
+           "own choice",
        .all_reduce = true,
        .sharded = S::kRing,
        .chunked_mode = true,
@@ -127,7 +139,7 @@ const std::vector<CollectiveAlgorithm>& collective_algorithms() {
        .not_folded = nullptr,
        .not_folded_sharded = nullptr,
        .guard = nccl_auto,
-       .sharded_guard = nullptr,
+       .sharded_guard = nccl_auto_sharded,
        .unsupported = nullptr},
       {.id = A::kNvls,
        .name = "nvls",
