@@ -331,7 +331,8 @@ const std::vector<AssumptionRow>& assumption_rows() {
           .measure =
               "overlap: run `ddpsim calibrate --model NAME` with its overlap measurement (profile "
               "overlap section) and use compute.mode: profile",
-          .mode = /*mode: the draws' mean is the source's 1.189 on [1.0, 1.4]*/ 3 * 0.189 / 0.4 - 1,
+          // The draws' mean is the source's 1.189 on [1.0, 1.4].
+          .mode = 3 * 0.189 / 0.4 - 1,
       },
       {
           .key = "compute.slowest_gpu",
@@ -360,8 +361,8 @@ const std::vector<AssumptionRow>& assumption_rows() {
               "GPU spread: time the same step on every GPU of the job (or state stragglers: from a "
               "measured spread)",
           .high_for = slowest_of_job,
-          .mode = /*mode: the draws' mean is the average cluster's spread, 8 of the range's 22 %*/
-          3 * kAverageCluster / kMostVariableCluster - 1,
+          // The draws' mean is the average cluster's spread, 8 of the range's 22 %.
+          .mode = 3 * kAverageCluster / kMostVariableCluster - 1,
       },
       {
           .key = "compute.time_scale",

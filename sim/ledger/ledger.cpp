@@ -1,7 +1,5 @@
 #include "sim/ledger/ledger.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
