@@ -16,6 +16,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/engine/sync_factory.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/scenario/effective_scenario.h"
 #include "tests/sim_harness.h"
 #include "tests/worker_loop.h"
 
@@ -96,7 +97,7 @@ struct Outcome {
 };
 
 Outcome run(const Job& job) {
-  const Scenario s = scenario_of(job);
+  const Scenario s = effective_scenario(scenario_of(job));  // as simulate() resolves it
   const IterationPlan plan = plan_of(job);
   const std::vector<double> v = run_in_engine([&]() -> std::vector<double> {
     ClusterPlatform pf = build_cluster_platform(s.cluster, platform_extras(s));

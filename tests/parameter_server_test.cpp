@@ -17,8 +17,9 @@
 #include "sim/engine/ps_sync.h"
 #include "sim/engine/simulation.h"
 #include "sim/engine/sync_factory.h"
-#include "sim/scenario/enum_names.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/scenario/effective_scenario.h"
+#include "sim/scenario/enum_names.h"
 #include "sim/util/input_error.h"
 #include "tests/sim_harness.h"
 #include "tests/worker_loop.h"
@@ -101,7 +102,7 @@ IterationPlan plan_of(const PsJob& job) {
 }
 
 PsOutcome run_ps(const PsJob& job) {
-  const Scenario s = scenario_of(job);
+  const Scenario s = effective_scenario(scenario_of(job));  // as simulate() resolves it
   const IterationPlan plan = plan_of(job);
   std::vector<double> v = run_in_engine([&]() -> std::vector<double> {
     PlatformExtras extras = platform_extras(s);

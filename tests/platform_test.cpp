@@ -110,6 +110,7 @@ TEST(PlatformRoutes, ClassCountsMatchRouteToForEveryHostPair) {
   auto mismatches = run_in_engine([]() -> std::vector<double> {
     PlatformExtras extras;
     extras.dedicated_servers = 2;
+    extras.server_bandwidth = 25e9;
     extras.shared_storage = true;
     extras.storage_bandwidth = 5e9;
     extras.storage_client_bandwidth = 1e9;
@@ -159,6 +160,7 @@ TEST(PlatformLatency, IntraNodeAndNicAlphas) {
   auto alpha = run_in_engine([]() -> std::vector<double> {
     PlatformExtras extras;
     extras.dedicated_servers = 1;
+    extras.server_bandwidth = 25e9;
     ClusterPlatform pf = build_cluster_platform(make_cluster(2, 4), extras);
     return {message_latency(pf, pf.gpus[0], pf.gpus[0]),
             message_latency(pf, pf.gpus[0], pf.gpus[3]),

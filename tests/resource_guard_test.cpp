@@ -16,8 +16,8 @@
 #include <utility>
 
 #include "sim/cost/resource_estimate.h"
-#include "sim/model/model_zoo.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/model/model_zoo.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {
@@ -180,7 +180,7 @@ TEST(ResourceGuardCli, AScenarioBeyondTheMachineExitsTwoBeforeBuildingAnything) 
 }
 
 TEST(ResourceGuardCli, ASymmetricRunOf131kGpusIsAcceptedAndSaysSo) {
-  // 16,384 nodes of 8 GPUs: auto picks symmetric; two leaves run.
+  // 16,384 nodes of 8 GPUs: auto picks symmetric; 2 nodes of each of two leaves run (a ring).
   const fs::path dir = out_dir("symmetric");
   const Outcome o = run_ddpsim("simulate '" + kDefault +
                                "' --set cluster.nodes=16384 --no-baseline --trace-gpus none -o '" +
@@ -189,8 +189,8 @@ TEST(ResourceGuardCli, ASymmetricRunOf131kGpusIsAcceptedAndSaysSo) {
   EXPECT_LT(o.wall, 60.0);
   const nlohmann::json r = results_in(dir)["result"];
   EXPECT_EQ(r["gpus"].get<int>(), 131072);
-  EXPECT_NE(r["notes"].get<std::string>().find("symmetric: 2 of 1024 leaves simulated (32 of "
-                                               "16384 nodes)"),
+  EXPECT_NE(r["notes"].get<std::string>().find("symmetric: 2 of 1024 leaves simulated, 2 of each "
+                                               "leaf's 16 nodes (4 of 16384 nodes)"),
             std::string::npos)
       << r["notes"];
 }
@@ -204,7 +204,7 @@ TEST(ResourceGuard, AFullRunOf131kGpusIsRefusedBeforeItStartsNamingSymmetric) {
   const Scenario sym = load_scenario(kDefault, {"cluster.nodes=16384"});
   const ResourceEstimate e = estimate(sym);
   EXPECT_EQ(e.gpus, 131072);
-  EXPECT_EQ(e.simulated_gpus, 256);
+  EXPECT_EQ(e.simulated_gpus, 32);  // 2 nodes of each of 2 leaves (a ring)
   EXPECT_EQ(refusal(sym, machine_limits(3600)), "");
 }
 

@@ -14,8 +14,9 @@
 #include <vector>
 
 #include "sim/engine/simulation.h"
-#include "sim/results/result_json.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/results/result_json.h"
+#include "sim/scenario/effective_scenario.h"
 #include "sim/util/input_error.h"
 #include "tests/scope_agreement.h"
 
@@ -65,7 +66,15 @@ struct Size {
 struct Case {
   std::string name;
   std::vector<std::string> overrides;
+  bool whole_leaves = false;  // trees (NVLS too), parameter servers, a shared store
 };
+
+// The slice symmetry_obstacle must choose: 2 nodes of each of 2 leaves (each keeping the whole
+// leaf's uplink) where only ring-shaped calls cross the fabric, else `size.slice_nodes`.
+int expected_slice(const Case& c, const Size& size) {
+  if (c.whole_leaves || size.nodes <= size.nodes_per_leaf) return size.slice_nodes;
+  return 2 * std::min(2, size.nodes_per_leaf);
+}
 
 std::vector<std::string> with_size(const Size& size, std::vector<std::string> overrides) {
   overrides.push_back("cluster.nodes=" + std::to_string(size.nodes));
@@ -85,13 +94,21 @@ TEST_P(SymmetricMatchesFull, IterationTimeAndEveryBreakdownItem) {
 
   int slice = 0;
   ASSERT_EQ(symmetry_obstacle(sym, &slice), "");
-  ASSERT_EQ(slice, size.slice_nodes);
+  ASSERT_EQ(slice, expected_slice(c, size));
   ASSERT_LT(slice, size.nodes);
 
   const SimulationResult f = run(full), s = run(sym);
   expect_scopes_agree(s, f);
   // The items this scenario is about must be there to compare.
   EXPECT_GT(f.breakdown.exposed_comm + f.breakdown.data_wait, 0);
+  // Ring-shaped traffic: every link class carries the cluster's bytes, the fabric's included
+  // (a slice of cut leaves crosses 2 of the cluster's leaf boundaries; docs/scale.md for trees).
+  if (!c.whole_leaves) {
+    for (size_t k = 0; k < kLinkClassNames.size(); ++k)
+      EXPECT_LE(rel(s.bytes_per_link_class[k], f.bytes_per_link_class[k]), 1e-9)
+          << kLinkClassNames[k] << ": " << s.bytes_per_link_class[k] << " vs "
+          << f.bytes_per_link_class[k];
+  }
   std::printf("[ agreement ] %-28s %4d GPUs: iteration %.6g s, symmetric off by %.2e\n",
               c.name.c_str(), f.gpus, f.iteration_time, rel(s.iteration_time, f.iteration_time));
 }
@@ -99,19 +116,20 @@ TEST_P(SymmetricMatchesFull, IterationTimeAndEveryBreakdownItem) {
 const std::vector<Case> kCases = {
     {"ring", {}},
     {"ring-alpha-latency", {"sync.latency_model=alpha"}},
-    {"tree", {"sync.algorithm=tree"}},
+    {"tree", {"sync.algorithm=tree"}, true},
     {"hierarchical", {"sync.algorithm=hierarchical"}},
-    {"auto", {"sync.algorithm=auto"}},
-    {"nvls-h100", {"cluster.gpu=h100-sxm-80gb", "sync.algorithm=nvls"}},
+    {"auto", {"sync.algorithm=auto"}, true},
+    {"nvls-h100", {"cluster.gpu=h100-sxm-80gb", "sync.algorithm=nvls"}, true},
     {"ring-oversubscribed-16", {"cluster.fabric.oversubscription=16"}},
     {"hierarchical-oversubscribed-16",
      {"sync.algorithm=hierarchical", "cluster.fabric.oversubscription=16"}},
     {"local-sgd", {"sync.strategy=local-sgd", "sync.local_sgd.period=2"}},
-    {"shared-store", kSharedStore},
-    {"ps-dedicated", {"sync.strategy=ps", "sync.ps.servers=4"}},
+    {"shared-store", kSharedStore, true},
+    {"ps-dedicated", {"sync.strategy=ps", "sync.ps.servers=4"}, true},
     {"ps-worker-update-oversubscribed-4",
      {"sync.strategy=ps", "sync.ps.servers=2", "sync.ps.update=worker",
-      "sync.ps.server_bandwidth=400Gbps", "cluster.fabric.oversubscription=4"}},
+      "sync.ps.server_bandwidth=400Gbps", "cluster.fabric.oversubscription=4"},
+     true},
 };
 
 // 64 GPUs in 4 leaves, 512 GPUs in 8 leaves: two leaves run.
@@ -132,7 +150,7 @@ INSTANTIATE_TEST_SUITE_P(Leaves, SymmetricMatchesFull,
 INSTANTIATE_TEST_SUITE_P(
     OneLeaf, SymmetricMatchesFull,
     ::testing::Values(std::make_tuple(Case{"ring", {}}, Size{8, 16, 2}),
-                      std::make_tuple(Case{"tree", {"sync.algorithm=tree"}}, Size{64, 64, 4}),
+                      std::make_tuple(Case{"tree", {"sync.algorithm=tree"}, true}, Size{64, 64, 4}),
                       std::make_tuple(Case{"hierarchical", {"sync.algorithm=hierarchical"}},
                                       Size{64, 64, 2})),
     [](const auto& info) {
@@ -156,7 +174,7 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_tuple(Case{"hierarchical-oversubscribed-16",
                              {"sync.algorithm=hierarchical", "cluster.fabric.oversubscription=16"}},
                         Size{512, 32, 64}),
-        std::make_tuple(Case{"shared-store", shared_store_4096()}, Size{512, 32, 64})),
+        std::make_tuple(Case{"shared-store", shared_store_4096(), true}, Size{512, 32, 64})),
     [](const auto& info) {
       std::string name = std::get<0>(info.param).name + "_4096gpus";
       for (char& ch : name)
@@ -290,13 +308,13 @@ TEST(Symmetry, TracingAGpuOutsideTheSliceIsAnInputError) {
     FAIL() << "expected an input error";
   } catch (const InputError& e) {
     EXPECT_NE(e.message().find("--trace-gpus: GPU 300 is not simulated: the symmetric scope runs "
-                               "GPUs 0-127 of 512"),
+                               "GPUs 0-31 of 512"),
               std::string::npos)
         << e.message();
   }
-  // The slice's own GPUs trace as usual.
-  const SimulationResult r = simulate(s, {TraceGpus{TraceGpus::Kind::kList, {127}}, false});
-  EXPECT_EQ(r.traced_gpus, std::vector<int>{127});
+  // The slice's own GPUs (2 nodes of each of 2 leaves) trace as usual.
+  const SimulationResult r = simulate(s, {TraceGpus{TraceGpus::Kind::kList, {31}}, false});
+  EXPECT_EQ(r.traced_gpus, std::vector<int>{31});
 }
 
 // Why colocated servers do not fold (docs/scale.md): with a server on each of 64 nodes,
@@ -368,6 +386,29 @@ TEST(SymmetryEligibility, PerGpuRandomnessAndUnfoldedStrategiesRunFull) {
   EXPECT_NE(obstacle(one_leaf).find("shared storage inside one leaf"), std::string::npos);
 }
 
+// What a scenario leaves open is resolved once (effective_scenario.h), before the slice scales
+// it: a dedicated server's NIC is the cluster's unless stated, the rings one per NIC.
+TEST(EffectiveScenario, ResolvesWhatTheScenarioLeavesOpenOnce) {
+  const Scenario stated =
+      scenario(with_size({64, 8, 16}, {"sync.strategy=ps", "sync.ps.servers=4"}));
+  ASSERT_EQ(stated.sync.ps.server_nic_bandwidth, 0);
+  ASSERT_EQ(stated.sync.channels, 0);
+  const Scenario s = effective_scenario(stated);
+  EXPECT_EQ(s.sync.ps.server_nic_bandwidth, stated.cluster.nic.bandwidth);
+  EXPECT_EQ(s.sync.channels, 8);  // 8 NICs per node
+  const Scenario again = effective_scenario(s);
+  EXPECT_EQ(again.sync.ps.server_nic_bandwidth, s.sync.ps.server_nic_bandwidth);
+  EXPECT_EQ(again.sync.channels, s.sync.channels);
+  // Stated values stay; channels never exceed one ring per GPU of a node.
+  const Scenario set = effective_scenario(scenario(with_size(
+      {64, 8, 16}, {"sync.strategy=ps", "sync.ps.server_bandwidth=400Gbps", "sync.channels=32"})));
+  EXPECT_EQ(set.sync.ps.server_nic_bandwidth, 50e9);
+  EXPECT_EQ(set.sync.channels, 8);
+  // The slice scales the resolved NIC to its share of the workers (16 of 64 nodes).
+  EXPECT_EQ(slice_scenario(s, 16).sync.ps.server_nic_bandwidth,
+            stated.cluster.nic.bandwidth * 16 / 64);
+}
+
 TEST(SymmetryScope, AutoFoldsFrom1024GpusOrAHeadlineRunAndSaysWhy) {
   const ScopeDecision small = decide_scope(scenario(with_size({64, 8, 16}, {})));
   EXPECT_FALSE(small.symmetric);
@@ -376,16 +417,23 @@ TEST(SymmetryScope, AutoFoldsFrom1024GpusOrAHeadlineRunAndSaysWhy) {
   const ScopeDecision big = decide_scope(scenario(with_size({512, 32, 64}, {})));
   EXPECT_TRUE(big.symmetric);
   EXPECT_FALSE(big.routine);
-  EXPECT_EQ(big.slice_nodes, 64);
+  EXPECT_EQ(big.slice_nodes, 4);
   EXPECT_EQ(big.note,
+            "symmetric: 2 of 16 leaves simulated, 2 of each leaf's 32 nodes (4 of 512 nodes), the "
+            "rest folded in (auto: 4096 GPUs >= 1024)");
+  // A tree's edges across leaves depend on the leaf's size: whole leaves.
+  const ScopeDecision tree =
+      decide_scope(scenario(with_size({512, 32, 64}, {"sync.algorithm=tree"})));
+  EXPECT_EQ(tree.slice_nodes, 64);
+  EXPECT_EQ(tree.note,
             "symmetric: 2 of 16 leaves simulated (64 of 512 nodes), the rest folded in "
             "(auto: 4096 GPUs >= 1024)");
   // A run that reports headline figures only (an uncertainty draw) folds at any size.
   const ScopeDecision headline = decide_scope(scenario(with_size({64, 8, 16}, {})), true);
   EXPECT_TRUE(headline.symmetric);
   EXPECT_EQ(headline.note,
-            "symmetric: 2 of 8 leaves simulated (16 of 64 nodes), the rest folded in (auto: "
-            "headline figures only, the cluster is regular)");
+            "symmetric: 2 of 8 leaves simulated, 2 of each leaf's 8 nodes (4 of 64 nodes), the "
+            "rest folded in (auto: headline figures only, the cluster is regular)");
   const ScopeDecision drawn =
       decide_scope(scenario(with_size({512, 32, 64}, {"stragglers.sigma=0.1"})));
   EXPECT_TRUE(drawn.symmetric);

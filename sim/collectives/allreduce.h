@@ -16,6 +16,7 @@
 
 #include "sim/collectives/traffic.h"
 #include "sim/profile/calibration_profile.h"
+#include "sim/scenario/effective_scenario.h"  // ring_channel_count
 #include "sim/scenario/scenario.h"
 
 namespace ddpsim {
@@ -52,10 +53,6 @@ struct CollectiveCost {
   NcclProtocol protocol = NcclProtocol::kAuto;
   double nccl_latency = 1;  // sync.nccl_latency: NcclSetting::latency_scale under model nccl
 };
-
-// The rings actually used: `requested` if > 0, else nic.count on multi-node clusters, else 1;
-// always within [1, gpus_per_node] (ring c leaves a node from local GPU c*g/C).
-int ring_channel_count(const ClusterSpec& spec, int requested);
 
 // ring: flow mode = one flow per ring edge per call (edges shared by channels merged), plus the
 // analytic latency 2(p-1)*alpha; chunked mode = 2(p-1) steps of S/(p*C) bytes per ring, alpha per

@@ -155,11 +155,6 @@ class RingAllReduce : public AllReduce {
 
 }  // namespace
 
-int ring_channel_count(const ClusterSpec& spec, int requested) {
-  int c = requested > 0 ? requested : (spec.nodes > 1 ? spec.nic.count : 1);
-  return std::clamp(c, 1, spec.gpus_per_node);
-}
-
 std::unique_ptr<AllReduce> make_ring_allreduce(Transport* transport, CollectiveMode mode,
                                                int channels, CollectiveCost cost) {
   return make_ring_collective(transport, CollectiveOp::kAllReduce, mode, channels, cost);

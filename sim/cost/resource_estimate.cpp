@@ -10,6 +10,7 @@
 
 #include "sim/cost/symmetry.h"
 #include "sim/scenario/collective_algorithms.h"
+#include "sim/scenario/effective_scenario.h"
 #include "sim/util/input_error.h"
 
 namespace ddpsim {
@@ -45,11 +46,6 @@ double ring_edges_per_rank(const ClusterSpec& c, int channels) {
   return std::min(2.0, 1.0 + static_cast<double>(channels) / c.gpus_per_node);
 }
 
-int channels_of(const ClusterSpec& c, int requested) {
-  int channels = requested > 0 ? requested : (c.nodes > 1 ? c.nic.count : 1);
-  return std::clamp(channels, 1, c.gpus_per_node);
-}
-
 struct SyncCost {
   double messages_per_call = 0;  // one all-reduce of one bucket, all ranks
   double sleeps_per_call = 0;    // latency sleeps, all ranks
@@ -69,7 +65,7 @@ SyncCost all_reduce_cost(const Scenario& s, double bucket_bytes) {
     cost.description = "alpha-beta table: one sleep per rank per bucket, no flows";
     return cost;
   }
-  const int channels = channels_of(c, s.sync.channels);
+  const int channels = s.sync.channels;
   const double edges = ring_edges_per_rank(c, channels);
   const double ring_flow = p * edges;
   const double ring_chunked = 2 * (p - 1) * p * edges;
@@ -192,7 +188,7 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
   if (s.sync.sharding.strategy != Sharding::kNone) {
     // Sharded: every call is a flow-mode ring of one flow per edge and rank (world, node or rail)
     // and a latency sleep per rank.
-    const double edges = ring_edges_per_rank(c, channels_of(c, s.sync.channels));
+    const double edges = ring_edges_per_rank(c, s.sync.channels);
     messages = sharded.per_rank * p * edges;
     sleeps = sharded.per_rank * p;
     e.sync_cost = "sharded, flow mode: one flow per ring edge per all-gather and reduce-scatter";
@@ -260,7 +256,8 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
 
 }  // namespace
 
-ResourceEstimate estimate_resources(const Scenario& s, const IterationPlan& plan) {
+ResourceEstimate estimate_resources(const Scenario& stated, const IterationPlan& plan) {
+  const Scenario s = effective_scenario(stated);
   const ScopeDecision scope = decide_scope(s);
   int slice = 0;
   if (!scope.symmetric) {

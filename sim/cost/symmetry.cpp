@@ -32,6 +32,10 @@ int busiest_tree_node(int nodes) {
   return worst;
 }
 
+// Nodes of each leaf the slice of a multi-leaf cluster simulates where the fabric allows fewer
+// than the whole leaf (small_leaves_fold).
+constexpr int kSliceNodesPerLeaf = 2;
+
 bool drawn_stragglers(const Scenario& s) {
   return s.stragglers.kind == StragglerKind::kLognormal ||
          s.stragglers.kind == StragglerKind::kUniform;
@@ -42,6 +46,20 @@ bool drawn_stragglers(const Scenario& s) {
 bool uses_tree(const SyncSpec& sync) {
   return sync.sharding.strategy == Sharding::kNone &&
          collective_algorithm(sync.algorithm).tree_flows;
+}
+
+// Whether the slice of a multi-leaf cluster may hold 2 nodes of each of its 2 leaves instead of
+// the whole leaves, each keeping the whole leaf's uplink (slice_scenario). Ring-shaped calls
+// (ring, hierarchical, NVLS, sharding's rings, fsdp-hybrid's rails) cross a leaf's uplink once
+// out and once in per ring whatever the leaf holds, so the uplink carries in the small leaf
+// what it carries in the whole one, at the same capacity, and every NIC what it carries in the
+// cluster. Not for trees (their edges across leaves depend on the leaf's size), parameter
+// servers (every worker's flows cross the uplink), a shared store (every node's reads cross the
+// downlink) or drawn stragglers (their fold is checked on whole leaves).
+bool small_leaves_fold(const Scenario& s) {
+  const DataSpec& d = s.data;
+  return !uses_tree(s.sync) && s.sync.strategy != SyncStrategy::kParameterServer &&
+         (d.synthetic || d.storage != StorageKind::kShared) && !drawn_stragglers(s);
 }
 
 }  // namespace
@@ -95,9 +113,9 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
   if (leaves >= 2) {
     if (c.nodes % npl != 0)
       return fmt::format("the last leaf is partial ({} nodes, {} per leaf)", c.nodes, npl);
-    // Two whole leaves: every leaf sends one ring boundary up and takes one in, as in the full
+    // Two leaves: every leaf sends one ring boundary up and takes one in, as in the full
     // cluster, and a shared store's reads cross every leaf's downlink the same way.
-    *slice_nodes = 2 * npl;
+    *slice_nodes = 2 * (small_leaves_fold(s) ? std::min(npl, kSliceNodesPerLeaf) : npl);
     if (uses_tree(sync) && c.fabric.oversubscription > 1)
       return "tree on an oversubscribed fabric (its leaf-crossing edges differ per leaf)";
   } else {
@@ -163,12 +181,18 @@ ScopeDecision decide_scope(const Scenario& s, bool headline_only) {
   if (d.symmetric) {
     const int npl = s.cluster.fabric.nodes_per_leaf;
     const int leaves = (s.cluster.nodes + npl - 1) / npl;
-    d.note = leaves >= 2 ? fmt::format(
-                               "symmetric: 2 of {} leaves simulated ({} of {} nodes), the rest "
-                               "folded in",
-                               leaves, slice, s.cluster.nodes)
-                         : fmt::format("symmetric: {} of {} nodes simulated, the rest folded in",
-                                       slice, s.cluster.nodes);
+    if (leaves < 2)
+      d.note = fmt::format("symmetric: {} of {} nodes simulated, the rest folded in", slice,
+                           s.cluster.nodes);
+    else if (slice < 2 * npl)
+      d.note = fmt::format(
+          "symmetric: 2 of {} leaves simulated, {} of each leaf's {} nodes ({} of {} nodes), the "
+          "rest folded in",
+          leaves, slice / 2, npl, slice, s.cluster.nodes);
+    else
+      d.note =
+          fmt::format("symmetric: 2 of {} leaves simulated ({} of {} nodes), the rest folded in",
+                      leaves, slice, s.cluster.nodes);
     if (scope == SimulationScope::kAuto)
       d.note +=
           s.cluster.total_gpus() >= kSymmetricFromGpus
@@ -189,9 +213,34 @@ ScopeDecision decide_scope(const Scenario& s, bool headline_only) {
   return d;
 }
 
+namespace {
+
+// Whether the slice of `slice_nodes` cuts the cluster's leaves (small_leaves_fold).
+bool cuts_leaves(const Scenario& s, int slice_nodes) {
+  const int npl = s.cluster.fabric.nodes_per_leaf;
+  return s.cluster.nodes > npl && slice_nodes < 2 * npl;
+}
+
+}  // namespace
+
+double fabric_bytes_fold(const Scenario& s, int slice_nodes) {
+  if (!cuts_leaves(s, slice_nodes))
+    return static_cast<double>(s.cluster.nodes) / static_cast<double>(slice_nodes);
+  const int npl = s.cluster.fabric.nodes_per_leaf;
+  return static_cast<double>((s.cluster.nodes + npl - 1) / npl) / 2.0;
+}
+
 Scenario slice_scenario(const Scenario& s, int slice_nodes) {
   Scenario slice = s;
   slice.cluster.nodes = slice_nodes;
+  const int npl = s.cluster.fabric.nodes_per_leaf;
+  if (cuts_leaves(s, slice_nodes)) {
+    // Two leaves of fewer nodes (small_leaves_fold): each keeps the whole leaf's uplink, whose
+    // capacity is nodes_per_leaf x NICs / oversubscription (cluster_platform.h).
+    FabricSpec& fabric = slice.cluster.fabric;
+    fabric.nodes_per_leaf = slice_nodes / 2;
+    fabric.oversubscription = s.cluster.fabric.oversubscription * fabric.nodes_per_leaf / npl;
+  }
   // Max-min fairness gives N identical clients B/N each of a resource they all share; the
   // slice's clients get the same from B * slice/N.
   const double share = static_cast<double>(slice_nodes) / s.cluster.nodes;
@@ -202,10 +251,9 @@ Scenario slice_scenario(const Scenario& s, int slice_nodes) {
   if (s.sync.strategy == SyncStrategy::kParameterServer) {
     // A dedicated server's NIC carries every worker's pushes and pulls: its share scales to the
     // slice's workers. (Its sums of every worker's push are folded by the servers themselves,
-    // ps_sync.cpp; the update, once per partition, does not scale.)
-    ParameterServerSpec& ps = slice.sync.ps;
-    ps.server_nic_bandwidth =
-        (ps.server_nic_bandwidth > 0 ? ps.server_nic_bandwidth : s.cluster.nic.bandwidth) * share;
+    // ps_sync.cpp; the update, once per partition, does not scale.) `s` is the effective
+    // scenario: the NIC's bandwidth is resolved.
+    slice.sync.ps.server_nic_bandwidth *= share;
   }
   if (drawn_stragglers(s)) {
     // A synchronous step waits for the slowest of the cluster's GPUs: GPU 0 runs the expected

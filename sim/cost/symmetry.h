@@ -1,8 +1,9 @@
 // Symmetric scope (simulation.scope, docs/scale.md): which scenarios may be simulated as a
 // representative slice of the cluster, and that slice. Pure: no SimGrid.
 //
-// The slice is the first 2 leaves of a regular leaf-spine (every leaf full), or 2 to a few
-// nodes of a one-leaf cluster; every simulated rank runs the collective of the whole cluster
+// The slice is 2 leaves of a regular leaf-spine (every leaf full) — 2 nodes of each, keeping the
+// whole leaf's uplink, where only ring-shaped calls cross the fabric — or 2 to a few nodes of a
+// one-leaf cluster; every simulated rank runs the collective of the whole cluster
 // (volumes, latency terms, tree depth and NCCL tuning for all N nodes, ClusterPlatform::
 // logical_nodes), so each ring edge, NIC, leaf uplink and storage share carries what it carries
 // in the full run and every simulated GPU's timeline is the full run's. That holds when every
@@ -42,9 +43,16 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes);
 // and no trace (an uncertainty draw), so auto folds at any size.
 ScopeDecision decide_scope(const Scenario& s, bool headline_only = false);
 
-// The scenario the simulator runs for a slice of `slice_nodes` nodes: the same cluster cut to
-// those nodes, a shared store's aggregate bandwidth and IOPS scaled to the slice's share, drawn
-// stragglers replaced by fixed factors (folded_straggler_factors).
+// What the slice's bytes on fabric links (leaf uplinks and downlinks) are multiplied by to stand
+// for the cluster's: its GPUs over the slice's, as every other total, except for a slice of cut
+// leaves (2 nodes of each), whose fabric carries rings only, once out and once in per leaf:
+// there the cluster's leaves over the slice's 2.
+double fabric_bytes_fold(const Scenario& s, int slice_nodes);
+
+// The scenario the simulator runs for a slice of `slice_nodes` nodes of the effective scenario
+// `s` (effective_scenario.h): the same cluster cut to those nodes, a shared store's aggregate
+// bandwidth and IOPS scaled to the slice's share, drawn stragglers replaced by fixed factors
+// (folded_straggler_factors).
 Scenario slice_scenario(const Scenario& s, int slice_nodes);
 
 }  // namespace ddpsim

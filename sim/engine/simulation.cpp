@@ -29,6 +29,7 @@
 #include "sim/model/model_zoo.h"
 #include "sim/results/result_json.h"
 #include "sim/results/scaling_note.h"
+#include "sim/scenario/effective_scenario.h"
 #include "sim/util/input_error.h"
 #include "sim/util/isolated.h"
 
@@ -74,11 +75,15 @@ void watch_wall_clock(std::chrono::steady_clock::time_point deadline, double max
 
 // full_gpus: the cluster's GPUs, more than the simulated p under the symmetric scope, whose
 // slice's ranks and links stand for all of them (per-GPU figures are the slice's averages,
-// totals scale by full_gpus / p).
-void summarise(const RunContext& ctx, const Model& model, int full_gpus, SimulationResult* r) {
+// totals scale by full_gpus / p, the fabric's bytes by fabric_fold: symmetry.h).
+void summarise(const RunContext& ctx, const Model& model, int full_gpus, double fabric_fold,
+               SimulationResult* r) {
   const Scenario& s = *ctx.scenario;
   const int p = s.cluster.total_gpus();
   const double fold = static_cast<double>(full_gpus) / p;
+  auto class_fold = [&](int c) {
+    return c == static_cast<int>(LinkClass::kFabric) ? fabric_fold : fold;
+  };
   // A run stopped by --max-wall is summarised over the steps every GPU completed; when those do
   // not reach past warmup, over the completed warmup steps (iteration time only).
   // A run stopped at its steady state ran up to that step (steady_state.h).
@@ -135,7 +140,7 @@ void summarise(const RunContext& ctx, const Model& model, int full_gpus, Simulat
     const TrafficCounters& a = ctx.traffic_before_candidate;
     const TrafficCounters& b = ctx.traffic_at_stop;
     for (int c = 0; c < kLinkClasses; ++c)
-      r->bytes_per_link_class[c] = (b.bytes_per_class[c] - a.bytes_per_class[c]) * fold;
+      r->bytes_per_link_class[c] = (b.bytes_per_class[c] - a.bytes_per_class[c]) * class_fold(c);
     auto grown = [](const auto& before, const auto& after) {
       double sum = 0;
       for (const auto& [host, bytes] : after) {
@@ -149,7 +154,7 @@ void summarise(const RunContext& ctx, const Model& model, int full_gpus, Simulat
   } else {
     const int per = std::max(steps, 1);
     for (int c = 0; c < kLinkClasses; ++c)
-      r->bytes_per_link_class[c] = ctx.traffic.bytes_per_class[c] / per * fold;
+      r->bytes_per_link_class[c] = ctx.traffic.bytes_per_class[c] / per * class_fold(c);
     for (const auto& [host, bytes] : ctx.traffic.sent) r->bytes_sent += bytes / per * fold;
     for (const auto& [host, bytes] : ctx.traffic.received) r->bytes_received += bytes / per * fold;
   }
@@ -227,10 +232,12 @@ Scenario single_gpu_baseline(const Scenario& scenario) {
   return one;
 }
 
-SimulationResult run_simulation(const Scenario& full, const SimOptions& options) {
+SimulationResult run_simulation(const Scenario& stated, const SimOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  // Under the symmetric scope the simulator runs a slice of the cluster (sim/cost/symmetry.h);
-  // `scenario` is what runs, `full` what the result describes.
+  // What was left open, resolved once (effective_scenario.h). Under the symmetric scope the
+  // simulator runs a slice of the cluster (sim/cost/symmetry.h); `scenario` is what runs, `full`
+  // what the result describes.
+  const Scenario full = effective_scenario(stated);
   // A run that reports neither links nor a trace (an uncertainty draw) folds at any size.
   const bool headline_only = !options.measure_links &&
                              options.trace.kind == TraceGpus::Kind::kList &&
@@ -282,8 +289,7 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
             "which stand for all of them; trace one of those, or set simulation.scope: full",
             r, simulated - 1, full.cluster.total_gpus()));
   }
-  if (options.steady_stop)
-    ctx.steady_candidate = steady_stop_candidate(scenario);
+  if (options.steady_stop) ctx.steady_candidate = steady_stop_candidate(scenario);
   ctx.traced_ranks.assign(scenario.cluster.total_gpus(), false);
   for (int rank : traced_ranks(scenario, options.trace)) ctx.traced_ranks[rank] = true;
   if (options.measure_links) {
@@ -338,7 +344,8 @@ SimulationResult run_simulation(const Scenario& full, const SimOptions& options)
   result.scenario = scenario.name;
   result.gpus = full.cluster.total_gpus();
   result.nodes = full.cluster.nodes;
-  summarise(ctx, model, full.cluster.total_gpus(), &result);
+  summarise(ctx, model, full.cluster.total_gpus(),
+            scope.symmetric ? fabric_bytes_fold(full, scope.slice_nodes) : 1.0, &result);
   result.memory = memory_report(full, model);
   if (!result.memory.fits) result.memory.fits_with = fits_with(full, model);
   result.notes = sync_notes(full);

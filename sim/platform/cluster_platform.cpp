@@ -92,6 +92,8 @@ class Builder {
     require(s.nic.count >= 1, "nic.count must be >= 1");
     require(s.fabric.nodes_per_leaf >= 1, "fabric.nodes_per_leaf must be >= 1");
     require(s.fabric.oversubscription > 0, "fabric.oversubscription must be > 0");
+    require(p_.extras.dedicated_servers == 0 || p_.extras.server_bandwidth > 0,
+            "dedicated servers need their NIC's bandwidth (effective_scenario resolves it)");
     // One node may leave its NICs unspecified (the loader's rule): nothing leaves the node.
     const bool nic_unused =
         s.nodes == 1 && p_.extras.dedicated_servers == 0 && !p_.extras.shared_storage;
@@ -169,9 +171,7 @@ class Builder {
       p_.leaf_down.push_back(link(spine, name + ".down", uplink, LinkClass::kFabric));
     }
     // A dedicated server speaks the cluster's transport.
-    const double server_bw = p_.extras.server_bandwidth > 0
-                                 ? p_.extras.server_bandwidth * s.nic.efficiency
-                                 : s.nic.effective_bandwidth();
+    const double server_bw = p_.extras.server_bandwidth * s.nic.efficiency;
     for (int i = 0; i < p_.extras.dedicated_servers; ++i) {
       const std::string name = "ps" + std::to_string(i);
       p_.server_up.push_back(link(spine, name + ".up", server_bw, LinkClass::kNic));

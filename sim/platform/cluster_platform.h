@@ -44,7 +44,7 @@ namespace ddpsim {
 // Extra hosts outside the GPU nodes.
 struct PlatformExtras {
   int dedicated_servers = 0;            // parameter-server machines
-  double server_bandwidth = 0;          // per server NIC, bytes/s (0 = cluster nic.bandwidth)
+  double server_bandwidth = 0;          // per server NIC, bytes/s (> 0 with dedicated servers)
   bool shared_storage = false;          // one storage host on the spine
   double storage_bandwidth = 0;         // its aggregate bandwidth, bytes/s
   double storage_client_bandwidth = 0;  // per-node client link for storage reads (0 = none)
