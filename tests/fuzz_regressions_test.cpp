@@ -9,8 +9,8 @@
 #include <sstream>
 #include <string>
 
-#include "sim/profile/nccl_tests_import.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/profile/nccl_tests_import.h"
 #include "sim/util/utf8.h"
 #include "tests/fuzz/nccl_tests_check.h"
 #include "tests/fuzz/profile_check.h"
@@ -119,6 +119,20 @@ TEST(FuzzFindings, ABracketInsideAPlainScalarOpensNoFlowCollection) {
   EXPECT_EQ(where_and_what("x:\n  - [1\n , 2]\n").find("','"), std::string::npos);
   EXPECT_EQ(where_and_what("x: &a [1\n , 2]\n").find("','"), std::string::npos);
   EXPECT_EQ(where_and_what("\"a b\": {c: 1\n , d: 2}\n").find("','"), std::string::npos);
+}
+
+// Finding 5 (fuzz_sweep, 2026-11-30): yaml-cpp 0.7 never returned on a document that is a quoted
+// scalar followed at once by ',' ("\"a\", 2", "'a',"): CI's fuzz run timed out on a 117-byte sweep.
+TEST(FuzzFindings, ACommaAfterAQuotedValueOutsideAFlowCollectionIsRefused) {
+  EXPECT_EQ(where_and_what("\"a\", 2\n"),
+            "s.yaml:1:4 YAML syntax error: a ',' cannot follow a quoted value outside a flow "
+            "sequence or mapping (a list is written [\"a\", \"b\"])");
+  EXPECT_NE(where_and_what("'a',\n").find("s.yaml:1:4 YAML syntax error: a ',' cannot follow"),
+            std::string::npos);
+  EXPECT_EQ(where_and_what("---\n\"a\\\"b\", 2]\n").find("s.yaml:2:7"), 0u);
+  // Inside a flow collection, and after a key, quoted values keep their commas.
+  EXPECT_EQ(where_and_what("name: a\nseed: [\"1\", \"2\"]\n").find("quoted"), std::string::npos);
+  EXPECT_EQ(where_and_what("\"a b\": {c: \"1\", d: 2}\n").find("quoted"), std::string::npos);
 }
 
 // Finding 2 (fuzz_nccl_tests): a 20-digit element count was clamped to LLONG_MAX by strtoll and

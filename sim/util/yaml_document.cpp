@@ -52,24 +52,28 @@ void refuse_yaml_cpp_traps(const std::string& text) {
   int depth = 0, line = 0;
   char quote = 0;
   bool line_start = true, token_start = true;
-  bool in_name = false;     // inside an anchor (&a) or alias (*a) name
-  bool after_flow = false;  // the last token closed a flow collection at depth 0
-  bool node_start = true;   // at depth 0, a node may start here: line start, after ': ', '- '
+  bool in_name = false;      // inside an anchor (&a) or alias (*a) name
+  bool after_flow = false;   // the last token closed a flow collection at depth 0
+  bool after_quote = false;  // the last token closed a quoted scalar at depth 0
+  bool node_start = true;    // at depth 0, a node may start here: line start, after ': ', '- '
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') {
       ++line;
       line_start = token_start = true;
       in_name = false;
-      after_flow = false;
+      after_flow = after_quote = false;
       node_start = true;
       continue;
     }
     if (quote) {
       if (c == '\\' && quote == '"') {
         ++i;
+      } else if (c == quote && quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;  // '' is a quote inside a single-quoted scalar
       } else if (c == quote) {
         quote = 0;
+        after_quote = depth == 0;
       }
       continue;
     }
@@ -89,12 +93,21 @@ void refuse_yaml_cpp_traps(const std::string& text) {
       while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
       continue;
     }
-    if (c == ',' && depth == 0 && (line_start || after_flow || token_start)) {
+    // Outside a flow collection only ':' or a comment may follow a quoted value on its line;
+    // yaml-cpp 0.7 never returned on '"a", 2' or '"""", 2]' (fuzz_sweep).
+    if (after_quote && c != ':' && c != ',')
+      throw syntax_error(text, i, line,
+                         fmt::format("'{}' cannot follow a quoted value on its line (only ':' or "
+                                     "a comment can)",
+                                     c));
+    if (c == ',' && depth == 0 && (line_start || after_flow || after_quote || token_start)) {
       throw syntax_error(
           text, i, line,
-          line_start   ? "a line cannot start with ',' outside a flow sequence or mapping"
-          : after_flow ? "a ',' cannot follow a flow sequence or mapping outside another"
-                       : "a value cannot start with ',' outside a flow sequence or mapping");
+          line_start    ? "a line cannot start with ',' outside a flow sequence or mapping"
+          : after_flow  ? "a ',' cannot follow a flow sequence or mapping outside another"
+          : after_quote ? "a ',' cannot follow a quoted value outside a flow sequence or "
+                          "mapping (a list is written [\"a\", \"b\"])"
+                        : "a value cannot start with ',' outside a flow sequence or mapping");
     }
     // Tags: ddpsim's files have no use for them, and yaml-cpp 0.7 never returned on "!,".
     if (c == '!' && token_start)
@@ -111,7 +124,7 @@ void refuse_yaml_cpp_traps(const std::string& text) {
     if (opens) ++depth;
     if (depth == 0 && !in_name)
       node_start = c == ':' || ((c == '-' || c == '?') && token_start && node_start);
-    after_flow = false;
+    after_flow = after_quote = false;
     if ((c == ']' || c == '}') && depth > 0 && --depth == 0) after_flow = true;
     line_start = false;
     token_start = c == '[' || c == '{' || c == ',' || c == ':' || c == '-' || c == '?';
