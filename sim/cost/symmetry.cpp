@@ -50,16 +50,22 @@ bool uses_tree(const SyncSpec& sync) {
 
 // Whether the slice of a multi-leaf cluster may hold 2 nodes of each of its 2 leaves instead of
 // the whole leaves, each keeping the whole leaf's uplink (slice_scenario). Ring-shaped calls
-// (ring, hierarchical, NVLS, sharding's rings, fsdp-hybrid's rails) cross a leaf's uplink once
+// (ring, hierarchical, local SGD, sharding's rings, fsdp-hybrid's rails) cross a leaf's uplink once
 // out and once in per ring whatever the leaf holds, so the uplink carries in the small leaf
 // what it carries in the whole one, at the same capacity, and every NIC what it carries in the
-// cluster. Not for trees (their edges across leaves depend on the leaf's size), parameter
-// servers (every worker's flows cross the uplink), a shared store (every node's reads cross the
-// downlink) or drawn stragglers (their fold is checked on whole leaves).
+// cluster. Not for trees, NVLS's included (their edges across leaves depend on the leaf's size),
+// parameter servers (every worker's flows cross the uplink), a shared store (every node's reads
+// cross the downlink) or drawn stragglers (their fold is checked on whole leaves).
 bool small_leaves_fold(const Scenario& s) {
   const DataSpec& d = s.data;
   return !uses_tree(s.sync) && s.sync.strategy != SyncStrategy::kParameterServer &&
          (d.synthetic || d.storage != StorageKind::kShared) && !drawn_stragglers(s);
+}
+
+// Whether the slice of `slice_nodes` cuts the cluster's leaves (small_leaves_fold).
+bool cuts_leaves(const Scenario& s, int slice_nodes) {
+  const int npl = s.cluster.fabric.nodes_per_leaf;
+  return s.cluster.nodes > npl && slice_nodes < 2 * npl;
 }
 
 }  // namespace
@@ -108,7 +114,7 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
     return "data.samples set (each GPU's first epoch depends on the GPU count)";
 
   const int npl = c.fabric.nodes_per_leaf;
-  const int leaves = (c.nodes + npl - 1) / npl;
+  const int leaves = c.leaves();
   const bool shared_store = !d.synthetic && d.storage == StorageKind::kShared;
   if (leaves >= 2) {
     if (c.nodes % npl != 0)
@@ -180,11 +186,11 @@ ScopeDecision decide_scope(const Scenario& s, bool headline_only) {
   d.slice_nodes = d.symmetric ? slice : s.cluster.nodes;
   if (d.symmetric) {
     const int npl = s.cluster.fabric.nodes_per_leaf;
-    const int leaves = (s.cluster.nodes + npl - 1) / npl;
+    const int leaves = s.cluster.leaves();
     if (leaves < 2)
       d.note = fmt::format("symmetric: {} of {} nodes simulated, the rest folded in", slice,
                            s.cluster.nodes);
-    else if (slice < 2 * npl)
+    else if (cuts_leaves(s, slice))
       d.note = fmt::format(
           "symmetric: 2 of {} leaves simulated, {} of each leaf's {} nodes ({} of {} nodes), the "
           "rest folded in",
@@ -213,21 +219,10 @@ ScopeDecision decide_scope(const Scenario& s, bool headline_only) {
   return d;
 }
 
-namespace {
-
-// Whether the slice of `slice_nodes` cuts the cluster's leaves (small_leaves_fold).
-bool cuts_leaves(const Scenario& s, int slice_nodes) {
-  const int npl = s.cluster.fabric.nodes_per_leaf;
-  return s.cluster.nodes > npl && slice_nodes < 2 * npl;
-}
-
-}  // namespace
-
 double fabric_bytes_fold(const Scenario& s, int slice_nodes) {
   if (!cuts_leaves(s, slice_nodes))
     return static_cast<double>(s.cluster.nodes) / static_cast<double>(slice_nodes);
-  const int npl = s.cluster.fabric.nodes_per_leaf;
-  return static_cast<double>((s.cluster.nodes + npl - 1) / npl) / 2.0;
+  return s.cluster.leaves() / 2.0;
 }
 
 Scenario slice_scenario(const Scenario& s, int slice_nodes) {

@@ -30,7 +30,7 @@ class Builder {
     validate();
     const ClusterSpec& s = p_.spec;
     auto* spine = sg4::create_star_zone("spine");
-    const int leaves = (s.nodes + s.fabric.nodes_per_leaf - 1) / s.fabric.nodes_per_leaf;
+    const int leaves = s.leaves();
     create_links(spine, leaves);
     // SimGrid 3.32 searches every zone under the root when it creates a host (is the name taken?
     // NetZoneImpl::get_host_by_name_or_null) and when it seals a zone (which hosts are mine?

@@ -116,6 +116,7 @@ struct ClusterSpec {
   std::vector<std::string> input_warnings;
 
   int total_gpus() const { return nodes * gpus_per_node; }
+  int leaves() const { return (nodes + fabric.nodes_per_leaf - 1) / fabric.nodes_per_leaf; }
   int socket_of_local(int local) const { return local * host.sockets / gpus_per_node; }
   int socket_of_nic(int nic_index) const { return nic_index * host.sockets / nic.count; }
   int switch_of_local(int local) const {

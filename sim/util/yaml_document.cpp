@@ -95,19 +95,20 @@ void refuse_yaml_cpp_traps(const std::string& text) {
     }
     // Outside a flow collection only ':' or a comment may follow a quoted value on its line;
     // yaml-cpp 0.7 never returned on '"a", 2' or '"""", 2]' (fuzz_sweep).
-    if (after_quote && c != ':' && c != ',')
+    if (after_quote && c != ':')
       throw syntax_error(text, i, line,
-                         fmt::format("'{}' cannot follow a quoted value on its line (only ':' or "
-                                     "a comment can)",
-                                     c));
-    if (c == ',' && depth == 0 && (line_start || after_flow || after_quote || token_start)) {
+                         c == ','
+                             ? "a ',' cannot follow a quoted value outside a flow sequence or "
+                               "mapping (a list is written [\"a\", \"b\"])"
+                             : fmt::format("'{}' cannot follow a quoted value on its line (only "
+                                           "':' or a comment can)",
+                                           c));
+    if (c == ',' && depth == 0 && (line_start || after_flow || token_start)) {
       throw syntax_error(
           text, i, line,
-          line_start    ? "a line cannot start with ',' outside a flow sequence or mapping"
-          : after_flow  ? "a ',' cannot follow a flow sequence or mapping outside another"
-          : after_quote ? "a ',' cannot follow a quoted value outside a flow sequence or "
-                          "mapping (a list is written [\"a\", \"b\"])"
-                        : "a value cannot start with ',' outside a flow sequence or mapping");
+          line_start   ? "a line cannot start with ',' outside a flow sequence or mapping"
+          : after_flow ? "a ',' cannot follow a flow sequence or mapping outside another"
+                       : "a value cannot start with ',' outside a flow sequence or mapping");
     }
     // Tags: ddpsim's files have no use for them, and yaml-cpp 0.7 never returned on "!,".
     if (c == '!' && token_start)

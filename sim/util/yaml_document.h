@@ -32,8 +32,8 @@ InputError yaml_syntax_error(const YAML::ParserException& e, const std::string& 
 
 // yaml-cpp 0.7 never returns (it loops, allocating) on some streams with a line that starts with
 // ',' outside a flow collection (`,a: b`; `  - x` then `,`), or with `[1],[2]`, `{a: 1}, b` or
-// `"a", 2` at the top (found by fuzz_sweep and fuzz_profile), and on control bytes such as a NUL (read as
-// the end of the stream; fuzz_scenario). None of these is valid YAML: throws
+// `"a", 2` at the top (found by fuzz_sweep and fuzz_profile), and on control bytes such as a NUL
+// (read as the end of the stream; fuzz_scenario). None of these is valid YAML: throws
 // YAML::ParserException at the offending byte, as the parser would for any other syntax error.
 // Every YAML::Load/LoadAll of ddpsim calls this first.
 void refuse_yaml_cpp_traps(const std::string& text);
