@@ -43,23 +43,23 @@
 #include "sim/cli/command.h"
 #include "sim/cli/option_checks.h"
 #include "sim/engine/simulation.h"
-#include "sim/results/result_json.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/ledger/ledger.h"
+#include "sim/output/atomic_file.h"
+#include "sim/output/output_folder.h"
+#include "sim/process/install_paths.h"
+#include "sim/process/python_script.h"
+#include "sim/results/result_json.h"
 #include "sim/sweep/process_pool.h"
 #include "sim/sweep/run_progress.h"
+#include "sim/text/input_file.h"
 #include "sim/uncertainty/draw_runner.h"
-#include "sim/ledger/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
-#include "sim/util/atomic_file.h"
-#include "sim/util/input_file.h"
-#include "sim/util/install_paths.h"
-#include "sim/util/output_folder.h"
-#include "sim/util/python_script.h"
 #include "sim/validation/beta_distribution.h"
 #include "sim/validation/case_prediction.h"
 #include "sim/validation/discrepancy.h"
-#include "sim/validation/mechanism_class.h"
 #include "sim/validation/measured_cases.h"
+#include "sim/validation/mechanism_class.h"
 #include "sim/validation/pair_ranking.h"
 #include "sim/validation/residual_file.h"
 #include "sim/validation/validation_table.h"
@@ -116,8 +116,8 @@ ResidualRow residual_row(const CaseDraws& c) {
   const double orient = c.rate ? 1 : -1;
   r.residual = orient * std::log(c.measured / r.median);
   r.nominal_residual = orient * std::log(c.measured / c.nominal);
-  r.draw_spread = std::abs(std::log(percentile(c.values, 0.9) / percentile(c.values, 0.1))) /
-                  (2 * kZ90);
+  r.draw_spread =
+      std::abs(std::log(percentile(c.values, 0.9) / percentile(c.values, 0.1))) / (2 * kZ90);
   return r;
 }
 
@@ -171,9 +171,9 @@ int report_bands(const std::vector<BandRow>& rows) {
     const int n = static_cast<int>(members.size());
     const double share = 100.0 * inside / n;
     const ShareInterval ci = clopper_pearson(inside, n);
-    std::printf("%-28s %5d %8.1f%% %5.1f-%5.1f%% %7.1f%% %6d %6d %8.1f%% %8.1f%%\n",
-                name.c_str(), n, share, 100 * ci.low, 100 * ci.high, median(widths), below,
-                above, score / n, median(errors));
+    std::printf("%-28s %5d %8.1f%% %5.1f-%5.1f%% %7.1f%% %6d %6d %8.1f%% %8.1f%%\n", name.c_str(),
+                n, share, 100 * ci.low, 100 * ci.high, median(widths), below, above, score / n,
+                median(errors));
     if (name == "overall") {
       coverage = share;
       width = median(widths);
@@ -351,6 +351,9 @@ int run() {
         if (k == 0) {
           write_file_atomic(run, result_to_json(simulate(scenarios[i], sim)).dump(2) + "\n");
         } else {
+          // A draw is read for its headline figures and buckets only: without links it folds
+          // wherever the cluster is regular (symmetry.h), as simulate's and compare's draws do.
+          sim.measure_links = false;
           const std::vector<LedgerEntry> ledger = build_ledger(scenarios[i]);
           const Scenario drawn = drawn_scenario(scenarios[i], ledger, design[k - 1]);
           write_file_atomic(draw_file(run, k - 1),
@@ -404,8 +407,8 @@ int run() {
             const Prediction q = predict_case(c, d);
             if (q.ok) values.push_back(q.value);
           }
-          const bool positive = std::all_of(values.begin(), values.end(),
-                                            [](double v) { return v > 0; });
+          const bool positive =
+              std::all_of(values.begin(), values.end(), [](double v) { return v > 0; });
           if (!values.empty() && values.size() == draws.size() && p.value > 0 && positive) {
             const bool collective = c.metric == ValidationMetric::kBusBandwidth ||
                                     c.metric == ValidationMetric::kAllReduceTime;
@@ -456,8 +459,8 @@ int run() {
     const std::string table = format_residual_rows(fresh);
     write_file_atomic(opts.out_dir + "/discrepancy.csv", table);
     std::vector<ResidualRow> pool = parse_residual_rows(table, opts.out_dir + "/discrepancy.csv");
-    const std::string repository = opts.model_error.empty() ? default_residual_file()
-                                                            : opts.model_error;
+    const std::string repository =
+        opts.model_error.empty() ? default_residual_file() : opts.model_error;
     std::error_code ec;
     if (!opts.model_error.empty() || fs::exists(repository, ec)) {
       std::map<std::string, bool> ran;
