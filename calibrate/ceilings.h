@@ -1,5 +1,5 @@
 // Device ceilings: what this GPU achieves on the simplest kernels, so layers the harness did
-// not time can be predicted from a roofline (sim/profile/roofline_fit.h).
+// not time can be predicted from a roofline (sim/measurements/roofline_fit.h).
 //   GEMM: a large square cuBLASLt GEMM per precision, 2 m n k / median time.
 //   D2D:  cudaMemcpyAsync device to device, counted as read + write (2 bytes / time).
 //   H2D, D2H: cudaMemcpyAsync from/to pinned host memory, bytes / time.
@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "kernels/gemm.h"
-#include "sim/profile/calibration_profile.h"
+#include "sim/measurements/calibration_profile.h"
 
 namespace ddpsim::calibrate {
 

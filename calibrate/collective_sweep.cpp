@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "kernels/check.h"
-#include "sim/profile/nccl_tests_import.h"
+#include "sim/measurements/nccl_tests_import.h"
 
 namespace ddpsim::calibrate {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "kernels/device_buffer.h"
-#include "sim/profile/calibration_profile.h"
+#include "sim/measurements/calibration_profile.h"
 
 namespace ddpsim::calibrate {
 

@@ -11,7 +11,7 @@
 #include <functional>
 #include <string>
 
-#include "sim/profile/calibration_profile.h"
+#include "sim/measurements/calibration_profile.h"
 
 namespace ddpsim::calibrate {
 

@@ -2,7 +2,7 @@
 // local GPU count, driver / runtime / cuBLAS / cuDNN / NCCL versions, host and date.
 #pragma once
 
-#include "sim/profile/calibration_profile.h"
+#include "sim/measurements/calibration_profile.h"
 
 namespace ddpsim::calibrate {
 

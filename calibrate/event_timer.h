@@ -7,7 +7,7 @@
 
 #include <functional>
 
-#include "sim/profile/calibration_profile.h"
+#include "sim/measurements/calibration_profile.h"
 
 namespace ddpsim::calibrate {
 

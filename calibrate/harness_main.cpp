@@ -1,4 +1,4 @@
-// ddpsim-calibrate: measures this machine into a calibration profile (sim/profile/).
+// ddpsim-calibrate: measures this machine into a calibration profile (sim/measurements/).
 //   1. device ceilings: GEMM per precision, D2D, pinned H2D / D2H copies
 //   2. every layer of a zoo model at each batch size, forward and backward, CUDA-event medians
 //      after warm-up, cross-checked with CUPTI kernel records; optimizer updates; roofline
@@ -31,12 +31,12 @@
 #include "kernels/elementwise.h"
 #include "kernels/gemm.h"
 #include "kernels/optimizer.h"
+#include "sim/measurements/profile_yaml.h"
+#include "sim/measurements/roofline_fit.h"
 #include "sim/model/model_zoo.h"
-#include "sim/profile/profile_yaml.h"
-#include "sim/profile/roofline_fit.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/util/input_error.h"
-#include "sim/util/units.h"
+#include "sim/text/input_error.h"
+#include "sim/text/units.h"
 
 namespace ddpsim::calibrate {
 namespace {

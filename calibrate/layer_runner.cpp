@@ -9,7 +9,7 @@
 #include "kernels/elementwise.h"
 #include "kernels/embedding.h"
 #include "kernels/row_ops.h"
-#include "sim/profile/calibration_profile.h"
+#include "sim/measurements/calibration_profile.h"
 
 namespace ddpsim::calibrate {
 

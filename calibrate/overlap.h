@@ -8,7 +8,7 @@
 #include "calibrate/ceilings.h"
 #include "calibrate/collective_sweep.h"
 #include "kernels/gemm.h"
-#include "sim/profile/calibration_profile.h"
+#include "sim/measurements/calibration_profile.h"
 
 namespace ddpsim::calibrate {
 

@@ -1,7 +1,7 @@
 // The piecewise alpha-beta fit: exact recovery of clean lines, relative-error weighting,
 // non-negative terms, chosen breakpoints, ranges that cover every size, and a curve that is
 // continuous and non-decreasing across its ranges on real nccl-tests logs.
-#include "sim/profile/alpha_beta_fit.h"
+#include "sim/measurements/alpha_beta_fit.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include <limits>
 #include <stdexcept>
 
-#include "sim/profile/calibration_profile.h"
-#include "sim/profile/nccl_tests_import.h"
+#include "sim/measurements/calibration_profile.h"
+#include "sim/measurements/nccl_tests_import.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -1,7 +1,7 @@
 // A measured all-reduce table used by a scenario: refused when the buckets leave its measured
 // sizes, warned about at another GPU count, node count or GPU type, in the summary and in
 // results.json.
-#include "sim/profile/alpha_beta_use.h"
+#include "sim/measurements/alpha_beta_use.h"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/engine/simulation.h"
-#include "sim/profile/profile_yaml.h"
-#include "sim/scenario/gpu_aliases.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/measurements/profile_yaml.h"
+#include "sim/scenario/gpu_aliases.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -10,10 +10,10 @@
 
 #include "sim/cost/compute_cost.h"
 #include "sim/cost/memory_fit.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/scenario_json.h"
-#include "sim/input/scenario_loader.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim {
 namespace {

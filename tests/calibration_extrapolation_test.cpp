@@ -9,10 +9,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/calibration/collective_sweep_sim.h"
-#include "sim/calibration/platform_fit.h"
-#include "sim/profile/nccl_tests_import.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/link_fit/collective_sweep_sim.h"
+#include "sim/link_fit/platform_fit.h"
+#include "sim/measurements/nccl_tests_import.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

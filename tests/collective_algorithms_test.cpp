@@ -12,15 +12,15 @@
 
 #include "sim/engine/simulation.h"
 #include "sim/engine/sync_factory.h"
-#include "sim/scenario/enum_names.h"
 #include "sim/input/scenario_loader.h"
-#include "sim/util/input_error.h"
+#include "sim/scenario/enum_names.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim {
 namespace {
 
-const std::vector<std::string> kNames = {"ring", "tree", "halving-doubling", "hierarchical",
-                                         "auto", "nvls", "pat"};
+const std::vector<std::string> kNames = {"ring", "tree", "halving-doubling", "hierarchical", "auto",
+                                         "nvls", "pat"};
 
 TEST(CollectiveAlgorithms, EveryNameHasOneRowAndItsConstructors) {
   std::set<std::string> names;
@@ -75,8 +75,8 @@ TEST(CollectiveAlgorithms, NcclLatencyAndChunkedModeFollowNccl) {
   EXPECT_EQ(collective_algorithm(AllReduceAlgorithm::kHalvingDoubling).nccl_latency, L::kNever);
   EXPECT_EQ(collective_algorithm(AllReduceAlgorithm::kHierarchical).nccl_latency, L::kNever);
   for (const CollectiveAlgorithm& row : collective_algorithms())
-    EXPECT_EQ(row.chunked_mode, row.id == AllReduceAlgorithm::kRing ||
-                                    row.id == AllReduceAlgorithm::kAuto)
+    EXPECT_EQ(row.chunked_mode,
+              row.id == AllReduceAlgorithm::kRing || row.id == AllReduceAlgorithm::kAuto)
         << row.name;
 }
 

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "sim/cost/comm_schedule.h"
+#include "sim/cost/effective_scenario.h"
 #include "sim/engine/scheduled_allreduce.h"
 #include "sim/engine/simulation.h"
 #include "sim/engine/sync_factory.h"
 #include "sim/input/scenario_loader.h"
-#include "sim/scenario/effective_scenario.h"
 #include "tests/sim_harness.h"
 #include "tests/worker_loop.h"
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/model/model_zoo.h"
-#include "sim/profile/profile_yaml.h"
 #include "sim/input/scenario_loader.h"
 #include "sim/ledger/ledger.h"
+#include "sim/measurements/profile_yaml.h"
+#include "sim/model/model_zoo.h"
 
 namespace ddpsim {
 namespace {

@@ -11,9 +11,9 @@
 
 #include "sim/data/loader_rates.h"
 #include "sim/engine/simulation.h"
-#include "sim/platform/cluster_platform.h"
-#include "sim/profile/profile_yaml.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/measurements/profile_yaml.h"
+#include "sim/platform/cluster_platform.h"
 
 namespace ddpsim {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/calibration/link_fraction_ranges.h"
-#include "sim/profile/platform_file.h"
+#include "sim/link_fit/link_fraction_ranges.h"
+#include "sim/measurements/platform_file.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

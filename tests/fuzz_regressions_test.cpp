@@ -10,8 +10,8 @@
 #include <string>
 
 #include "sim/input/scenario_loader.h"
-#include "sim/profile/nccl_tests_import.h"
-#include "sim/util/utf8.h"
+#include "sim/measurements/nccl_tests_import.h"
+#include "sim/text/utf8.h"
 #include "tests/fuzz/nccl_tests_check.h"
 #include "tests/fuzz/profile_check.h"
 #include "tests/fuzz/scenario_check.h"

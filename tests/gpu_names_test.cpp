@@ -4,19 +4,18 @@
 // compute.time_scale row in the ledger, the profile's overlap factor kept as measured; the same
 // name passes the alpha-beta table's and the platform fit's GPU checks. Before the table, the
 // family list of alpha_beta_use.cpp had no B200 and b200-sxm-180gb failed all of these.
-#include "sim/scenario/gpu_aliases.h"
-
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 #include <vector>
 
-#include "sim/profile/alpha_beta_use.h"
-#include "sim/profile/platform_file.h"
-#include "sim/profile/profile_yaml.h"
 #include "sim/input/scenario_loader.h"
 #include "sim/ledger/ledger.h"
+#include "sim/measurements/alpha_beta_use.h"
+#include "sim/measurements/platform_file.h"
+#include "sim/measurements/profile_yaml.h"
+#include "sim/scenario/gpu_aliases.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {
@@ -66,9 +65,9 @@ TEST(GpuNames, ProfileMeasuredOnEachPresetsGpuIsUsedOnItWithoutMismatch) {
     const std::string path = (kScratch.root() / (std::string(gpu.preset) + ".yaml")).string();
     write_profile(measured, path);
     // Two GPUs, so that NCCL overlaps compute and the overlap row applies.
-    const Scenario s = load_scenario(
-        kScenario, {std::string("cluster.gpu=") + gpu.preset, "cluster.gpus_per_node=2",
-                    "compute.profile=" + path});
+    const Scenario s =
+        load_scenario(kScenario, {std::string("cluster.gpu=") + gpu.preset,
+                                  "cluster.gpus_per_node=2", "compute.profile=" + path});
     EXPECT_EQ(s.compute.profile_mismatch, "");
     const std::vector<LedgerEntry> ledger = build_ledger(s);
     EXPECT_EQ(entry(ledger, "compute.time_scale"), nullptr);

@@ -34,7 +34,7 @@
 #include <thread>
 #include <vector>
 
-#include "sim/util/python_script.h"
+#include "sim/process/python_script.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -20,9 +20,9 @@
 #include "sim/input/scenario_loader.h"
 #include "sim/ledger/ledger.h"
 #include "sim/model/model_zoo.h"
+#include "sim/text/input_error.h"
 #include "sim/uncertainty/latin_hypercube.h"
 #include "sim/uncertainty/uncertainty.h"
-#include "sim/util/input_error.h"
 
 namespace ddpsim {
 namespace {

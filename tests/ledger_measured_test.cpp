@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/profile/platform_file.h"
-#include "sim/ledger/assumptions.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/ledger/assumptions.h"
 #include "sim/ledger/ledger.h"
+#include "sim/measurements/platform_file.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {
@@ -54,8 +54,7 @@ TEST(LedgerMeasured, ATcpFitOfTheNicBandwidthMeasuresTheTcpEfficiency) {
   EXPECT_EQ(e->value, s.cluster.nic.efficiency);
   EXPECT_EQ(e->file, s.cluster.calibration);
   EXPECT_EQ(e->device, "NVIDIA A100-SXM4-80GB");
-  EXPECT_EQ(e->why,
-            "fitted by `ddpsim calibrate --fit-platform` (through cluster.nic.bandwidth)");
+  EXPECT_EQ(e->why, "fitted by `ddpsim calibrate --fit-platform` (through cluster.nic.bandwidth)");
   // The row's text says what the fit does: it fits nic.bandwidth, never the efficiency.
   const std::string measure = find_assumption_row("cluster.nic.efficiency")->measure;
   EXPECT_EQ(measure.find("fits nic.efficiency"), std::string::npos);

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/measurements/calibration_profile.h"
+#include "sim/measurements/profile_yaml.h"
 #include "sim/model/model_file.h"
-#include "sim/profile/calibration_profile.h"
-#include "sim/profile/profile_yaml.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/text/input_error.h"
 #include "sim/uncertainty/pair_verdict.h"
-#include "sim/util/input_error.h"
 #include "sim/validation/beta_distribution.h"
 #include "sim/validation/discrepancy.h"
 
@@ -70,8 +70,8 @@ ResidualRow row(const std::string& id, const std::string& source, const std::str
 std::vector<ResidualRow> sample_rows() {
   std::vector<ResidualRow> rows;
   for (int i = 0; i < 12; ++i)
-    rows.push_back(row("C" + std::to_string(i), "src" + std::to_string(i % 3), "compute",
-                       -0.06 + 0.01 * i));
+    rows.push_back(
+        row("C" + std::to_string(i), "src" + std::to_string(i % 3), "compute", -0.06 + 0.01 * i));
   for (int i = 0; i < 3; ++i)
     rows.push_back(row("N" + std::to_string(i), "net", "network-rdma", 0.1 + 0.05 * i));
   return rows;
@@ -107,7 +107,8 @@ TEST(ModelError, PoolsBelowTenCasesAndLeavesTheOwnSourceOut) {
   EXPECT_EQ(net.cases, 15);
   // A class of 3 cases says so, and its borrowed residuals are errors at documented values.
   ASSERT_EQ(net.distance.size(), 1u);
-  EXPECT_EQ(net.distance[0], "its class (network-rdma/allreduce) has 3 validated cases, fewer than 10");
+  EXPECT_EQ(net.distance[0],
+            "its class (network-rdma/allreduce) has 3 validated cases, fewer than 10");
   EXPECT_TRUE(net.borrowed());
   std::vector<double> at_nominal;
   for (const ResidualRow& r : rows) at_nominal.push_back(r.nominal_residual);
@@ -149,8 +150,8 @@ TEST(ModelError, PerturbingOneSourceMovesOnlyOtherSourcesBands) {
   std::vector<ResidualRow> rows = sample_rows();
   const std::vector<double> draws = {90, 95, 100, 105, 110};
   auto band_for = [&](const std::string& source) {
-    return combined_band(draws, estimate_discrepancy(rows, {"compute", "allreduce"}, kSupport,
-                                                     source));
+    return combined_band(draws,
+                         estimate_discrepancy(rows, {"compute", "allreduce"}, kSupport, source));
   };
   const Band own_before = band_for("src1"), other_before = band_for("src2");
   for (ResidualRow& r : rows)  // src1 measured 22 % faster: both its residuals move
@@ -263,8 +264,8 @@ TEST(PairVerdict, DecidedNeedsTheShareItsBoundAndAGapBeyondResolution) {
   EXPECT_TRUE(v.decided());
   EXPECT_NEAR(v.ratio_p50, 1.1, 0.01);
   // 8 draws are not enough to bound the share at 90 % (0.05^(1/8) = 0.69): not settled.
-  const PairVerdict few = judge_pair({a.begin(), a.begin() + 8}, e, {b.begin(), b.begin() + 8},
-                                     e, true);
+  const PairVerdict few =
+      judge_pair({a.begin(), a.begin() + 8}, e, {b.begin(), b.begin() + 8}, e, true);
   EXPECT_FALSE(few.settled());
   EXPECT_FALSE(few.decided());
   // A 0.1 % gap is never a decision, however consistent.

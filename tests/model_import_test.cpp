@@ -12,12 +12,12 @@
 
 #include "sim/cost/bucketing.h"
 #include "sim/cost/memory_fit.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/model/hf_config.h"
 #include "sim/model/model_file.h"
 #include "sim/model/model_zoo.h"
-#include "sim/input/scenario_loader.h"
-#include "sim/util/inputs_read.h"
-#include "sim/util/sha256.h"
+#include "sim/text/inputs_read.h"
+#include "sim/text/sha256.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -14,7 +14,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/input/scenario_loader.h"
 #include "sim/ledger/ledger.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <fstream>
 
-#include "sim/calibration/collective_sweep_sim.h"
 #include "sim/cost/collective_formulas.h"
 #include "sim/cost/nccl_tuning.h"
-#include "sim/profile/nccl_tests_format.h"
-#include "sim/profile/nccl_tests_import.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/link_fit/collective_sweep_sim.h"
+#include "sim/measurements/nccl_tests_format.h"
+#include "sim/measurements/nccl_tests_import.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

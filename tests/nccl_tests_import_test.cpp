@@ -2,7 +2,7 @@
 // one's source), the bundled hand-made 2x8 A100 log (its header says so), every column layout,
 // launcher prefixes, several tables in one file, malformed logs with line:column errors, and the
 // CLI round trip.
-#include "sim/profile/nccl_tests_import.h"
+#include "sim/measurements/nccl_tests_import.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -14,8 +14,8 @@
 #include <sstream>
 #include <string>
 
-#include "sim/profile/profile_yaml.h"
-#include "sim/util/input_error.h"
+#include "sim/measurements/profile_yaml.h"
+#include "sim/text/input_error.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

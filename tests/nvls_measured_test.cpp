@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/calibration/collective_sweep_sim.h"
 #include "sim/cost/collective_formulas.h"
-#include "sim/profile/nccl_tests_import.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/link_fit/collective_sweep_sim.h"
+#include "sim/measurements/nccl_tests_import.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sim/engine/simulation.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 #include "tests/nic_bound_cluster.h"
 
 namespace ddpsim {

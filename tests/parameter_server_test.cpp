@@ -12,15 +12,15 @@
 #include <vector>
 
 #include "sim/cost/collective_formulas.h"
+#include "sim/cost/effective_scenario.h"
 #include "sim/cost/ps_partition.h"
 #include "sim/cost/ps_pipeline.h"
 #include "sim/engine/ps_sync.h"
 #include "sim/engine/simulation.h"
 #include "sim/engine/sync_factory.h"
 #include "sim/input/scenario_loader.h"
-#include "sim/scenario/effective_scenario.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 #include "tests/sim_harness.h"
 #include "tests/worker_loop.h"
 

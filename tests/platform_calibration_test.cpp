@@ -9,12 +9,12 @@
 #include <map>
 #include <sstream>
 
-#include "sim/calibration/platform_fit.h"
 #include "sim/cost/collective_formulas.h"
-#include "sim/profile/link_parameters.h"
-#include "sim/profile/platform_file.h"
 #include "sim/input/scenario_loader.h"
 #include "sim/ledger/ledger.h"
+#include "sim/link_fit/platform_fit.h"
+#include "sim/measurements/link_parameters.h"
+#include "sim/measurements/platform_file.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -2,7 +2,7 @@
 // family or a CPU is a warning (summary and results.json), a precision the profile lacks is exit 2
 // naming the file and the precisions it has (never the silent fallback to other rates); fp8 uses
 // the bf16 measurements, as documented (scenarios/profiles/README.md, "Semantics").
-#include "sim/profile/profile_match.h"
+#include "sim/measurements/profile_match.h"
 
 #include <gtest/gtest.h>
 
@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/profile/profile_yaml.h"
-#include "sim/scenario/gpu_presets.h"
 #include "sim/input/scenario_loader.h"
-#include "sim/util/input_error.h"
+#include "sim/measurements/profile_yaml.h"
+#include "sim/scenario/gpu_presets.h"
+#include "sim/text/input_error.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

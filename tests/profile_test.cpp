@@ -9,11 +9,11 @@
 #include <limits>
 #include <string>
 
-#include "sim/profile/alpha_beta_fit.h"
-#include "sim/profile/calibration_profile.h"
-#include "sim/profile/profile_yaml.h"
-#include "sim/profile/roofline_fit.h"
-#include "sim/util/input_error.h"
+#include "sim/measurements/alpha_beta_fit.h"
+#include "sim/measurements/calibration_profile.h"
+#include "sim/measurements/profile_yaml.h"
+#include "sim/measurements/roofline_fit.h"
+#include "sim/text/input_error.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "sim/process/build_info.h"
+#include "sim/process/isolated.h"
 #include "sim/sweep/results_csv.h"
-#include "sim/util/build_info.h"
-#include "sim/util/input_file.h"
-#include "sim/util/inputs_read.h"
-#include "sim/util/isolated.h"
-#include "sim/util/sha256.h"
+#include "sim/text/input_file.h"
+#include "sim/text/inputs_read.h"
+#include "sim/text/sha256.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {
@@ -156,14 +156,14 @@ TEST(Provenance, ChangeNamesTheVersionOrTheFileThatChanged) {
 
 // ---------------------------------------------------------------- the commit at build time
 
-// What sim/util/build_info.cmake writes for a source folder.
+// What sim/process/build_info.cmake writes for a source folder.
 std::string build_info_for(const fs::path& source) {
   const fs::path output = kScratch.root() / "build_info_values.cpp";
   fs::remove(output);
   const testing::ShellRun r =
       testing::run_shell("cmake -DSOURCE_DIR='" + source.string() + "' -DOUTPUT='" +
                          output.string() + "' -DVERSION=9.8.7 -DGIT=$(command -v git) -P '" +
-                         DDPSIM_SOURCE_DIR + "/sim/util/build_info.cmake'");
+                         DDPSIM_SOURCE_DIR + "/sim/process/build_info.cmake'");
   EXPECT_EQ(r.code, 0) << r.output;
   return read_text(output);
 }

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "sim/measurements/profile_yaml.h"
 #include "sim/model/model_file.h"
 #include "sim/model/model_zoo.h"
-#include "sim/profile/profile_yaml.h"
-#include "sim/util/python_script.h"
+#include "sim/process/python_script.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {
@@ -420,7 +420,8 @@ TEST(PyTorchTrace, ImportedLayersAndOptimizerAddUpToTheProfiledStep) {
     if (std::abs(total / step - 1) <= 0.05) return;
     steady = steady || load <= cores;
   }
-  if (steady) FAIL() << "off by more than 5 % in three attempts, on a steady machine:\n" << attempts;
+  if (steady)
+    FAIL() << "off by more than 5 % in three attempts, on a steady machine:\n" << attempts;
   GTEST_SKIP() << "the machine was busy (load above " << cores << " cores) in every attempt:\n"
                << attempts;
 }

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "sim/input/scenario_loader.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 #include "tests/test_process.h"
 
 namespace {

@@ -21,9 +21,9 @@
 #include "sim/cost/collective_formulas.h"
 #include "sim/cost/nccl_tuning.h"
 #include "sim/engine/sync_factory.h"
+#include "sim/measurements/profile_yaml.h"
 #include "sim/platform/cluster_platform.h"
-#include "sim/profile/profile_yaml.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 #include "tests/sim_harness.h"
 
 namespace ddpsim {

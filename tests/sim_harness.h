@@ -17,8 +17,8 @@
 #include "sim/collectives/allreduce.h"
 #include "sim/collectives/traffic.h"
 #include "sim/platform/cluster_platform.h"
+#include "sim/process/isolated.h"
 #include "sim/scenario/scenario.h"
-#include "sim/util/isolated.h"
 
 namespace ddpsim::testing {
 

@@ -26,7 +26,7 @@
 #include "sim/sweep/shard.h"
 #include "sim/sweep/sweep_plan.h"
 #include "sim/sweep/sweep_spec.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

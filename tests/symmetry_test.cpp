@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "sim/cost/effective_scenario.h"
 #include "sim/engine/simulation.h"
 #include "sim/input/scenario_loader.h"
 #include "sim/results/result_json.h"
-#include "sim/scenario/effective_scenario.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 #include "tests/scope_agreement.h"
 
 namespace ddpsim {
@@ -407,6 +407,43 @@ TEST(EffectiveScenario, ResolvesWhatTheScenarioLeavesOpenOnce) {
   // The slice scales the resolved NIC to its share of the workers (16 of 64 nodes).
   EXPECT_EQ(slice_scenario(s, 16).sync.ps.server_nic_bandwidth,
             stated.cluster.nic.bandwidth * 16 / 64);
+}
+
+// The engines' own defaults are resolved there too: Horovod's coordination for the cluster's
+// GPUs (2 ceil(log2 p) NIC latencies), a server's update by the optimizer, and priority's credit
+// of 5 BytePS partitions (a partition rounded up to 8 GPUs x 4096 bytes).
+TEST(EffectiveScenario, ResolvesCoordinationUpdateCostAndCredit) {
+  const Scenario fused = scenario(with_size({64, 8, 16}, {"sync.fusion.threshold=64MiB"}));
+  ASSERT_LT(fused.sync.fusion.coordination, 0);
+  EXPECT_DOUBLE_EQ(effective_scenario(fused).sync.fusion.coordination,
+                   2 * 9 * fused.cluster.nic.latency);  // 512 GPUs
+  EXPECT_DOUBLE_EQ(
+      effective_scenario(scenario(with_size({64, 8, 16}, {"sync.fusion.threshold=64MiB",
+                                                          "sync.fusion.coordination=1ms"})))
+          .sync.fusion.coordination,
+      1e-3);
+  EXPECT_LT(effective_scenario(scenario(with_size({64, 8, 16}, {}))).sync.fusion.coordination, 0)
+      << "no fusion, nothing to resolve";
+
+  const std::vector<std::string> ps = {"sync.strategy=ps", "sync.ps.servers=4",
+                                       "sync.ps.update=server", "sync.partition=1000000B"};
+  const auto with = [&](std::vector<std::string> more) {
+    more.insert(more.end(), ps.begin(), ps.end());
+    return effective_scenario(scenario(with_size({64, 8, 16}, more)));
+  };
+  EXPECT_EQ(with({"training.optimizer=sgd"}).sync.ps.update_flops_per_param, 2);
+  EXPECT_EQ(with({"training.optimizer=momentum"}).sync.ps.update_flops_per_param, 4);
+  EXPECT_EQ(with({"training.optimizer=adam"}).sync.ps.update_flops_per_param, 12);
+  EXPECT_EQ(with({"training.optimizer=adam", "sync.ps.update_flops_per_param=3"})
+                .sync.ps.update_flops_per_param,
+            3);
+  EXPECT_EQ(with({}).sync.credit, 0) << "FIFO: unlimited";
+  const Scenario priority = with({"sync.schedule=priority"});
+  EXPECT_EQ(priority.sync.credit, 5 * 1015808.0);  // 1,000,000 up to 31 x 32,768
+  EXPECT_EQ(with({"sync.schedule=priority", "sync.credit=1MB"}).sync.credit, 1e6);
+  const Scenario again = effective_scenario(priority);
+  EXPECT_EQ(again.sync.credit, priority.sync.credit);
+  EXPECT_EQ(again.sync.ps.update_flops_per_param, priority.sync.ps.update_flops_per_param);
 }
 
 TEST(SymmetryScope, AutoFoldsFrom1024GpusOrAHeadlineRunAndSaysWhy) {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/model/model_file.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim {
 namespace {

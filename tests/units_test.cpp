@@ -1,6 +1,6 @@
 // units.h: every unit's exact factor, spacing, the errors users see, and format/parse round
 // trips.
-#include "sim/util/units.h"
+#include "sim/text/units.h"
 
 #include <gtest/gtest.h>
 

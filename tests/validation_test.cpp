@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/scenario.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/scenario/scenario.h"
 #include "sim/sweep/results_csv.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 #include "sim/validation/case_prediction.h"
 #include "sim/validation/error_stats.h"
 #include "sim/validation/pair_ranking.h"

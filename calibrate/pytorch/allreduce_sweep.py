@@ -1,6 +1,6 @@
 """`ddpsim_torch.py allreduce`: an all-reduce sweep through torch.distributed, printed as
 NVIDIA's nccl-tests prints all_reduce_perf, so `ddpsim calibrate --import-nccl-tests` and
-`--fit-platform` read it as they read nccl-tests (sim/profile/nccl_tests_import.h).
+`--fit-platform` read it as they read nccl-tests (sim/measurements/nccl_tests_import.h).
 
 One process per rank (dist_env.py says how they meet). Rank 0 prints, like nccl-tests: the
 `# nThread ...` line, one `#  Rank N Group 0 Pid P on HOST device D [bus] NAME` line per rank

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "kernels/device_probe.h"
+#include "sim/measurements/profile_yaml.h"
 #include "sim/model/model_zoo.h"
-#include "sim/profile/profile_yaml.h"
 #include "tests/test_process.h"
 
 namespace ddpsim {

@@ -21,12 +21,12 @@
 #include "sim/cost/resource_estimate.h"
 #include "sim/cost/symmetry.h"
 #include "sim/engine/simulation.h"
+#include "sim/input/scenario_loader.h"
 #include "sim/model/model_zoo.h"
+#include "sim/process/isolated.h"
 #include "sim/results/result_json.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/input/scenario_loader.h"
-#include "sim/util/input_error.h"
-#include "sim/util/isolated.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim::cli {
 namespace {

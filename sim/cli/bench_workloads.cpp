@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "sim/cli/timed_command.h"
-#include "sim/util/input_error.h"
-#include "sim/util/install_paths.h"
+#include "sim/process/install_paths.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim::cli {
 namespace {
@@ -57,8 +57,8 @@ int bench_workloads(const TableFormat& format, int jobs, bool heavy) {
       {"compare llama3-8b zero3,fsdp-hybrid,zero1 --uncertainty 32",
        30,
        true,
-       {"compare", llama, "--strategies", "zero3,fsdp-hybrid,zero1", "--uncertainty", "32", "-j",
-        j, "-o", folder + "/compare.csv"}},
+       {"compare", llama, "--strategies", "zero3,fsdp-hybrid,zero1", "--uncertainty", "32", "-j", j,
+        "-o", folder + "/compare.csv"}},
       sweep_point(64, 0, true),
       sweep_point(128, 3, true),
       {"sweep llama3-8b 8-1,024 GPUs --uncertainty 32",
@@ -80,8 +80,8 @@ int bench_workloads(const TableFormat& format, int jobs, bool heavy) {
     std::printf("# %-58s %9s %9s %9s %11s  %s\n", "command", "wall(s)", "cpu(s)", "peak(MiB)",
                 "load", "target");
   }
-  OutputTable table{{"command", "jobs", "status", "wall_s", "cpu_s", "peak_rss_bytes",
-                     "load_start", "load_end", "target_wall_s", "target", "error"},
+  OutputTable table{{"command", "jobs", "status", "wall_s", "cpu_s", "peak_rss_bytes", "load_start",
+                     "load_end", "target_wall_s", "target", "error"},
                     {}};
   int failures = 0;
   for (const Workload& w : all) {
@@ -90,10 +90,10 @@ int bench_workloads(const TableFormat& format, int jobs, bool heavy) {
     const TimedCommand t = run_self_timed(w.args, log);
     const bool ok = t.exit_code == 0;
     failures += ok ? 0 : 1;
-    const std::string verdict =
-        w.target_wall <= 0 ? "-"
-                           : fmt::format("<= {:.0f} s: {}", w.target_wall,
-                                         t.wall <= w.target_wall ? "met" : "MISSED");
+    const std::string verdict = w.target_wall <= 0
+                                    ? "-"
+                                    : fmt::format("<= {:.0f} s: {}", w.target_wall,
+                                                  t.wall <= w.target_wall ? "met" : "MISSED");
     const std::string error = ok ? "" : fmt::format("exit {}: {}", t.exit_code, last_line_of(log));
     const std::string load = fmt::format("{:.1f}-{:.1f}", t.load_before, t.load_after);
     if (format.text()) {

@@ -3,7 +3,7 @@
 //                                              in-process (no CUDA needed).
 //   --import-torch-trace TRACE --model-file M.yaml --batch B -o profile.yaml
 //                                              per-layer times, optimizer and collectives of a
-//                                              torch.profiler trace (sim/profile/
+//                                              torch.profiler trace (sim/measurements/
 //                                              torch_trace_import.h), in-process.
 //   --fit-platform LOG... --scenario S [--min-bytes SIZE] -o platform.yaml
 //                                              fits the cluster's link parameters through the
@@ -22,22 +22,22 @@
 #include <string>
 #include <vector>
 
-#include "sim/calibration/collective_sweep_sim.h"
-#include "sim/calibration/platform_fit.h"
 #include "sim/cli/command.h"
 #include "sim/cli/option_checks.h"
+#include "sim/input/scenario_loader.h"
+#include "sim/input/torch_trace_import.h"
+#include "sim/link_fit/collective_sweep_sim.h"
+#include "sim/link_fit/platform_fit.h"
+#include "sim/measurements/nccl_tests_import.h"
+#include "sim/measurements/profile_yaml.h"
 #include "sim/model/model_file.h"
 #include "sim/model/model_zoo.h"
-#include "sim/profile/nccl_tests_import.h"
-#include "sim/profile/profile_yaml.h"
-#include "sim/input/torch_trace_import.h"
+#include "sim/output/atomic_file.h"
+#include "sim/output/output_folder.h"
+#include "sim/process/install_paths.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/input/scenario_loader.h"
-#include "sim/util/atomic_file.h"
-#include "sim/util/input_error.h"
-#include "sim/util/input_file.h"
-#include "sim/util/install_paths.h"
-#include "sim/util/output_folder.h"
+#include "sim/text/input_error.h"
+#include "sim/text/input_file.h"
 
 namespace ddpsim::cli {
 namespace {

@@ -13,9 +13,9 @@
 #include <stdexcept>
 
 #include "sim/engine/simulation.h"
+#include "sim/output/atomic_file.h"
 #include "sim/sweep/process_pool.h"
-#include "sim/util/atomic_file.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim::cli {
 namespace {

@@ -37,21 +37,21 @@
 #include "sim/cost/iteration_plan.h"
 #include "sim/cost/resource_estimate.h"
 #include "sim/engine/simulation.h"
+#include "sim/input/scenario_loader.h"
+#include "sim/ledger/ledger.h"
 #include "sim/model/model_zoo.h"
+#include "sim/output/atomic_file.h"
+#include "sim/output/output_folder.h"
 #include "sim/results/scaling_note.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/input/scenario_loader.h"
+#include "sim/text/closest_name.h"
+#include "sim/text/input_error.h"
+#include "sim/text/units.h"
 #include "sim/uncertainty/draw_runner.h"
-#include "sim/ledger/ledger.h"
 #include "sim/uncertainty/pair_verdict.h"
 #include "sim/uncertainty/uncertainty.h"
 #include "sim/validation/mechanism_class.h"
 #include "sim/validation/residual_file.h"
-#include "sim/util/atomic_file.h"
-#include "sim/util/closest_name.h"
-#include "sim/util/input_error.h"
-#include "sim/util/output_folder.h"
-#include "sim/util/units.h"
 
 namespace ddpsim::cli {
 namespace {
@@ -342,8 +342,8 @@ int run() {
       Cell& cell = cell_of(jobs[i]);
       cell.mechanism = classify_mechanism(jobs[i].scenario, r.nodes, r.exposed_comm_share,
                                           r.comm_share, r.data_wait_share);
-      cell.error = estimate_discrepancy(residuals, cell.mechanism,
-                                        support_features(jobs[i].scenario));
+      cell.error =
+          estimate_discrepancy(residuals, cell.mechanism, support_features(jobs[i].scenario));
       ledgers.push_back(build_ledger(jobs[i].scenario));
       for (const LedgerEntry& e : ledgers.back())
         if (e.source == InputSource::kDefault &&
@@ -381,8 +381,8 @@ int run() {
     }
     for (size_t i = 0; i < jobs.size(); ++i) {
       Cell& cell = cell_of(jobs[i]);
-      cell.band =
-          combined_band(anchored_draws(cell.draws, cell.error, cell.samples_per_second), cell.error);
+      cell.band = combined_band(anchored_draws(cell.draws, cell.error, cell.samples_per_second),
+                                cell.error);
     }
   }
   const int draws = static_cast<int>(design.size());
@@ -400,13 +400,12 @@ int run() {
     const Cell& cell = cell_of(job);
     // The LLM units exist for transformers only: empty cells for other models.
     const bool llm = r.tokens_per_second > 0;
-    csv += fmt::format("{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.0f},{},{},{},{},{}\n",
-                       models[job.model], nics[job.nic], opts.strategies[job.strategy], r.gpus,
-                       r.samples_per_second, cell.efficiency, r.iteration_time,
-                       r.exposed_comm_share, r.bottleneck, cell.memory, r.fits ? 1 : 0,
-                       cell.max_batch, llm ? fmt::format("{:.6g}", r.tokens_per_second) : "",
-                       llm ? fmt::format("{:.6g}", r.mfu) : "",
-                       llm ? fmt::format("{:.6g}", r.hfu) : "");
+    csv += fmt::format(
+        "{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{:.0f},{},{},{},{},{}\n", models[job.model],
+        nics[job.nic], opts.strategies[job.strategy], r.gpus, r.samples_per_second, cell.efficiency,
+        r.iteration_time, r.exposed_comm_share, r.bottleneck, cell.memory, r.fits ? 1 : 0,
+        cell.max_batch, llm ? fmt::format("{:.6g}", r.tokens_per_second) : "",
+        llm ? fmt::format("{:.6g}", r.mfu) : "", llm ? fmt::format("{:.6g}", r.hfu) : "");
     if (uncertain) {
       csv.pop_back();
       csv += fmt::format(",{:.6g},{:.6g},{:.6g}\n", cell.band.p10, cell.band.p50, cell.band.p90);
@@ -466,9 +465,8 @@ int run() {
               fmt::format("{} ({:.0f}%{}{}){}{}{}{}", units::format_rate(headline),
                           100 * efficiency, printed_above_linear(cell) ? kAboveLinearMark : "",
                           cell.starved_baseline ? kStarvedBaselineMark : "",
-                          cell.tokens_per_second > 0
-                              ? fmt::format(" MFU {:.0f}%", 100 * cell.mfu)
-                              : std::string(),
+                          cell.tokens_per_second > 0 ? fmt::format(" MFU {:.0f}%", 100 * cell.mfu)
+                                                     : std::string(),
                           uncertain ? fmt::format(" [{} - {}]", units::format_rate(cell.band.p10),
                                                   units::format_rate(cell.band.p90))
                                     : std::string(),
@@ -505,10 +503,10 @@ int run() {
         if (models.size() * nics.size() > 1)
           std::printf("%s, NIC %s\n", models[m].c_str(),
                       nics[n].empty() ? "scenario" : nics[n].c_str());
-        std::printf("%s", format_row_verdicts(verdicts[m * nics.size() + n],
-                                              table[m * nics.size() + n], opts.strategies,
-                                              defaulted, design)
-                              .c_str());
+        std::printf("%s",
+                    format_row_verdicts(verdicts[m * nics.size() + n], table[m * nics.size() + n],
+                                        opts.strategies, defaulted, design)
+                        .c_str());
       }
   }
   if (!opts.out.empty()) {

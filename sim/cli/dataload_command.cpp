@@ -26,11 +26,11 @@
 #include "sim/data/loader_advice.h"
 #include "sim/data/loader_rates.h"
 #include "sim/engine/simulation.h"
-#include "sim/model/model_zoo.h"
 #include "sim/input/scenario_loader.h"
 #include "sim/ledger/assumptions.h"
 #include "sim/ledger/ledger.h"
-#include "sim/util/units.h"
+#include "sim/model/model_zoo.h"
+#include "sim/text/units.h"
 
 namespace ddpsim::cli {
 namespace {
@@ -41,7 +41,7 @@ struct Options {
   std::vector<int> gpus;
   bool keep_node_size = false;
   bool no_synthetic = false;
-  std::string find;  // "cores" 
+  std::string find;  // "cores"
   std::vector<std::string> overrides;
   TableFormat format;
 } opts;
@@ -121,7 +121,7 @@ SimulationResult run_with_cores(const Scenario& base, int cores, int workers) {
 std::string where_rate_comes_from(const Scenario& s) {
   for (const LedgerEntry& e : build_ledger(s))
     if (e.row->key == std::string("data.decode.samples_per_core"))
-      return e.source == InputSource::kDefault   ? "a default"
+      return e.source == InputSource::kDefault    ? "a default"
              : e.source == InputSource::kMeasured ? "measured"
                                                   : "stated in the scenario";
   return "stated";
@@ -129,21 +129,21 @@ std::string where_rate_comes_from(const Scenario& s) {
 
 int find_cores(const Scenario& base, const Model& model) {
   if (base.data.decode != DecodeKind::kCpu)
-    throw InputError({base.source}, "--find cores: data.decode is gpu: the GPU decodes, CPU "
-                                    "cores do not feed it (allowed with data.decode: cpu)");
+    throw InputError({base.source},
+                     "--find cores: data.decode is gpu: the GPU decodes, CPU "
+                     "cores do not feed it (allowed with data.decode: cpu)");
   const ComputePlan compute = plan_compute(base, model);
   const double step = compute.step_time(base.training.gradient_accumulation);
-  const double train =
-      base.training.batch_per_gpu * base.training.gradient_accumulation / step;
+  const double train = base.training.batch_per_gpu * base.training.gradient_accumulation / step;
   const AssumptionRow* decode = find_assumption_row("data.decode.samples_per_core");
   const CoresAnswer a =
       cores_to_feed(base, train, {decode->low, decode->high}, compute.h2d_bandwidth);
   const int gpus = base.cluster.gpus_per_node;
   const std::string unit = model.sample_unit + "/s";
   const SimulationResult at = run_with_cores(base, a.cores_per_node, a.workers_per_gpu);
-  const SimulationResult below =
-      a.cores_per_node > 1 ? run_with_cores(base, a.cores_per_node - 1, a.workers_per_gpu)
-                           : SimulationResult{};
+  const SimulationResult below = a.cores_per_node > 1
+                                     ? run_with_cores(base, a.cores_per_node - 1, a.workers_per_gpu)
+                                     : SimulationResult{};
   auto wait = [](const SimulationResult& r) {
     return r.iteration_time > 0 ? r.breakdown.data_wait / r.iteration_time : 0.0;
   };
@@ -178,10 +178,11 @@ int find_cores(const Scenario& base, const Model& model) {
               where_rate_comes_from(base).c_str());
   std::printf("cores     %d per node (%d GPUs x %d loader workers) keep the GPUs fed\n",
               a.cores_per_node, gpus, a.workers_per_gpu);
-  std::printf("band      %d - %d cores per node for a core decoding %s - %s %s (the decode "
-              "row's 0.5x-2x, docs/assumptions.md)\n",
-              a.cores_fast, a.cores_slow, units::format_rate(a.rate_high).c_str(),
-              units::format_rate(a.rate_low).c_str(), unit.c_str());
+  std::printf(
+      "band      %d - %d cores per node for a core decoding %s - %s %s (the decode "
+      "row's 0.5x-2x, docs/assumptions.md)\n",
+      a.cores_fast, a.cores_slow, units::format_rate(a.rate_high).c_str(),
+      units::format_rate(a.rate_low).c_str(), unit.c_str());
   std::printf("checked   %d cores: data wait %.1f %% (%s)", a.cores_per_node, 100 * wait(at),
               at.bottleneck.c_str());
   if (a.cores_per_node > 1)

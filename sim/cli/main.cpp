@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "sim/cli/command.h"
-#include "sim/util/build_info.h"
-#include "sim/util/closest_name.h"
-#include "sim/util/input_error.h"
+#include "sim/process/build_info.h"
+#include "sim/text/closest_name.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim::cli {
 namespace {

@@ -10,13 +10,13 @@
 #include "sim/cli/command.h"
 #include "sim/cli/table_output.h"
 #include "sim/cost/bucketing.h"
+#include "sim/measurements/calibration_profile.h"
 #include "sim/model/hf_config.h"
 #include "sim/model/model_file.h"
 #include "sim/model/model_zoo.h"
-#include "sim/profile/calibration_profile.h"
-#include "sim/util/input_error.h"
-#include "sim/util/install_paths.h"
-#include "sim/util/units.h"
+#include "sim/process/install_paths.h"
+#include "sim/text/input_error.h"
+#include "sim/text/units.h"
 
 namespace ddpsim::cli {
 namespace {

@@ -1,7 +1,7 @@
 // ddpsim nccl-tests SCENARIO [-b 8] [-e 8G] [-f 2] [--op all_reduce|reduce_scatter|all_gather]
 //                   [--algorithm A] [--set k=v]
 // Prints what nccl-tests would print on the scenario's cluster, predicted by the simulator, in
-// nccl-tests' own format (sim/profile/nccl_tests_format.h), so a measured run compares line by
+// nccl-tests' own format (sim/measurements/nccl_tests_format.h), so a measured run compares line by
 // line and the table imports back into `ddpsim calibrate`.
 #include <fmt/format.h>
 
@@ -9,17 +9,17 @@
 #include <string>
 #include <vector>
 
-#include "sim/calibration/collective_sweep_sim.h"
 #include "sim/cli/command.h"
 #include "sim/cli/option_checks.h"
 #include "sim/cost/nccl_tuning.h"
 #include "sim/engine/sync_factory.h"
-#include "sim/profile/nccl_tests_format.h"
+#include "sim/input/scenario_loader.h"
+#include "sim/link_fit/collective_sweep_sim.h"
+#include "sim/measurements/nccl_tests_format.h"
 #include "sim/scenario/collective_algorithms.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/input/scenario_loader.h"
-#include "sim/util/input_error.h"
-#include "sim/util/units.h"
+#include "sim/text/input_error.h"
+#include "sim/text/units.h"
 
 namespace ddpsim::cli {
 namespace {
@@ -67,10 +67,10 @@ int run() {
                                          "'; allowed: " + enum_choices<AllReduceAlgorithm>());
     scenario.sync.algorithm = *algorithm;
     const CollectiveAlgorithm& row = collective_algorithm(*algorithm);
-    const std::string unsupported =
-        *algorithm == AllReduceAlgorithm::kNvls ? nvls_unsupported_reason(scenario.cluster)
-        : row.unsupported != nullptr            ? row.unsupported(scenario.cluster)
-                                                : "";
+    const std::string unsupported = *algorithm == AllReduceAlgorithm::kNvls
+                                        ? nvls_unsupported_reason(scenario.cluster)
+                                    : row.unsupported != nullptr ? row.unsupported(scenario.cluster)
+                                                                 : "";
     if (!unsupported.empty()) throw InputError(kCommandLine, "--algorithm " + unsupported);
   }
   const CollectiveAlgorithm& row = collective_algorithm(scenario.sync.algorithm);
@@ -82,8 +82,8 @@ int run() {
   if (*op == CollectiveOp::kAllReduce && !row.all_reduce)
     throw InputError(kCommandLine, "--op all_reduce: " + std::string(row.name) +
                                        " prices all_gather and reduce_scatter only; use "
-                                       "--algorithm " + all_reduce_algorithm_names() +
-                                       " for all_reduce");
+                                       "--algorithm " +
+                                       all_reduce_algorithm_names() + " for all_reduce");
   // A collective moves data between GPUs: on one there is nothing to time (rows of zero time).
   if (scenario.cluster.total_gpus() < 2)
     throw InputError(kCommandLine,

@@ -7,9 +7,9 @@
 #include <thread>
 
 #include "sim/engine/trace_selection.h"
-#include "sim/profile/nccl_tests_format.h"
+#include "sim/measurements/nccl_tests_format.h"
 #include "sim/sweep/results_csv.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim::cli {
 

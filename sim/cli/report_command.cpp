@@ -11,10 +11,10 @@
 
 #include "sim/cli/command.h"
 #include "sim/cli/option_checks.h"
-#include "sim/util/input_error.h"
-#include "sim/util/input_file.h"
-#include "sim/util/install_paths.h"
-#include "sim/util/python_script.h"
+#include "sim/process/install_paths.h"
+#include "sim/process/python_script.h"
+#include "sim/text/input_error.h"
+#include "sim/text/input_file.h"
 
 namespace ddpsim::cli {
 namespace {

@@ -14,15 +14,15 @@
 #include "sim/cost/resource_estimate.h"
 #include "sim/engine/simulation.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/ledger/ledger.h"
 #include "sim/model/model_zoo.h"
+#include "sim/output/atomic_file.h"
+#include "sim/output/output_folder.h"
 #include "sim/results/hta_trace.h"
 #include "sim/results/provenance.h"
 #include "sim/results/result_json.h"
 #include "sim/scenario/scenario_json.h"
-#include "sim/ledger/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
-#include "sim/util/atomic_file.h"
-#include "sim/util/output_folder.h"
 #include "sim/validation/residual_file.h"
 
 namespace ddpsim::cli {

@@ -8,7 +8,7 @@
 #include "sim/cost/iteration_plan.h"
 #include "sim/results/llm_units.h"
 #include "sim/results/scaling_note.h"
-#include "sim/util/units.h"
+#include "sim/text/units.h"
 
 namespace ddpsim {
 namespace {

@@ -26,7 +26,9 @@
 #include "sim/cost/resource_estimate.h"
 #include "sim/cost/stragglers.h"
 #include "sim/engine/simulation.h"
+#include "sim/ledger/ledger.h"
 #include "sim/model/model_zoo.h"
+#include "sim/output/atomic_file.h"
 #include "sim/results/provenance.h"
 #include "sim/results/result_json.h"
 #include "sim/results/scaling_note.h"
@@ -36,11 +38,9 @@
 #include "sim/sweep/shard.h"
 #include "sim/sweep/sweep_plan.h"
 #include "sim/sweep/sweep_store.h"
+#include "sim/text/inputs_read.h"
 #include "sim/uncertainty/draw_runner.h"
-#include "sim/ledger/ledger.h"
 #include "sim/uncertainty/uncertainty.h"
-#include "sim/util/atomic_file.h"
-#include "sim/util/inputs_read.h"
 #include "sim/validation/residual_file.h"
 
 namespace ddpsim::cli {

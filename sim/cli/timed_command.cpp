@@ -10,8 +10,8 @@
 #include <chrono>
 #include <cstdio>
 
-#include "sim/util/input_error.h"
-#include "sim/util/install_paths.h"
+#include "sim/process/install_paths.h"
+#include "sim/text/input_error.h"
 
 extern char** environ;
 

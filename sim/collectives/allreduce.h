@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "sim/collectives/traffic.h"
-#include "sim/profile/calibration_profile.h"
-#include "sim/scenario/effective_scenario.h"  // ring_channel_count
+#include "sim/cost/effective_scenario.h"  // ring_channel_count
+#include "sim/measurements/calibration_profile.h"
 #include "sim/scenario/scenario.h"
 
 namespace ddpsim {

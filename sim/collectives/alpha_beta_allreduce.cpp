@@ -12,7 +12,7 @@
 
 #include "sim/collectives/allreduce.h"
 #include "sim/collectives/collective_sync.h"
-#include "sim/profile/calibration_profile.h"
+#include "sim/measurements/calibration_profile.h"
 
 namespace ddpsim {
 namespace {

@@ -4,7 +4,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "sim/profile/calibration_profile.h"
+#include "sim/measurements/calibration_profile.h"
 
 namespace ddpsim {
 namespace {

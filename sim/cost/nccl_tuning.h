@@ -49,7 +49,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/profile/calibration_profile.h"
+#include "sim/measurements/calibration_profile.h"
 #include "sim/scenario/scenario.h"
 
 namespace ddpsim {

@@ -8,10 +8,10 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "sim/cost/effective_scenario.h"
 #include "sim/cost/symmetry.h"
 #include "sim/scenario/collective_algorithms.h"
-#include "sim/scenario/effective_scenario.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim {
 namespace {

@@ -8,7 +8,7 @@
 #include "sim/cost/nccl_tuning.h"
 #include "sim/cost/straggler_order.h"
 #include "sim/scenario/collective_algorithms.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim {
 namespace {

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "sim/data/loader_rates.h"
-#include "sim/util/units.h"
+#include "sim/text/units.h"
 
 namespace ddpsim {
 namespace {

@@ -34,12 +34,12 @@ PsSync::PsSync(RunContext* ctx, std::vector<PsServerPlace> servers, int mixed_co
   const double threads = ps.server_threads;
   sum_seconds_per_byte_ =
       ps.server_memory_bandwidth > 0 ? threads / ps.server_memory_bandwidth : 0.0;
-  update_seconds_per_byte_ = ps.update == PsUpdate::kServer
-                                 ? update_flops_per_param(ps, s_.training.optimizer) /
-                                       s_.sync.gradient_bytes / kServerUpdateFlopsPerSecond
-                                 : 0.0;
-  credit_ = s_.sync.credit > 0 ? s_.sync.credit
-                               : (priority_ ? 5 * partition_bytes_ : 0.0);  // 0: unlimited
+  // The update's cost and the credit are resolved (effective_scenario.h); credit 0: unlimited.
+  update_seconds_per_byte_ =
+      ps.update == PsUpdate::kServer
+          ? ps.update_flops_per_param / s_.sync.gradient_bytes / kServerUpdateFlopsPerSecond
+          : 0.0;
+  credit_ = s_.sync.credit;
 
   ranks_.resize(p_);
   for (int r = 0; r < p_; ++r) {
@@ -177,19 +177,6 @@ void PsSync::report(SimulationResult* result) const {
 }
 
 }  // namespace ps_detail
-
-double update_flops_per_param(const ParameterServerSpec& ps, Optimizer optimizer) {
-  if (ps.update_flops_per_param > 0) return ps.update_flops_per_param;
-  switch (optimizer) {
-    case Optimizer::kSgd:
-      return 2;  // w -= lr * g
-    case Optimizer::kMomentum:
-      return 4;  // v = mu * v + g; w -= lr * v
-    case Optimizer::kAdam:
-      return 12;  // two moment updates, bias correction, sqrt, divide, step
-  }
-  return 2;
-}
 
 std::unique_ptr<GradientSync> make_ps_sync(RunContext* ctx, std::vector<PsServerPlace> servers,
                                            int mixed_colocated) {

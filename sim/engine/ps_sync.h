@@ -72,8 +72,6 @@ std::vector<PsServerPlace> ps_layout(const Scenario& scenario, const ClusterPlat
 // (platform.servers), with byteps_shares() (collective_formulas.h).
 std::vector<PsServerPlace> byteps_layout(const ClusterPlatform& platform, int cpu_servers);
 
-double update_flops_per_param(const ParameterServerSpec& ps, Optimizer optimizer);
-
 // `mixed_colocated` >= 0: the first that many servers are colocated ones of the byteps layout
 // (BytePS's mixed-mode hash); -1 otherwise.
 std::unique_ptr<GradientSync> make_ps_sync(RunContext* ctx, std::vector<PsServerPlace> servers,

@@ -60,11 +60,7 @@ class ScheduledAllReduce : public GradientSync {
     busy_.assign(p_, 0.0);
     if (scheduler_ == Scheduler::kFusion) {
       const FusionSpec& f = sync.fusion;
-      const ClusterSpec& c = ctx->scenario->cluster;
-      coordination_ =
-          f.coordination >= 0
-              ? f.coordination
-              : default_coordination(p_, c.nodes > 1 ? c.nic.latency : c.intra_node.latency);
+      coordination_ = f.coordination;  // resolved where not stated (effective_scenario.h)
       cycle_period_ = std::max(f.cycle_time, coordination_);
       threshold_ = f.threshold;
       cycle_wake_ = sg4::Semaphore::create(0);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/cost/compute_cost.h"
+#include "sim/cost/effective_scenario.h"
 #include "sim/cost/memory_fit.h"
 #include "sim/cost/model_flops.h"
 #include "sim/cost/resource_estimate.h"
@@ -27,11 +28,10 @@
 #include "sim/engine/trace_details.h"
 #include "sim/engine/worker.h"
 #include "sim/model/model_zoo.h"
+#include "sim/process/isolated.h"
 #include "sim/results/result_json.h"
 #include "sim/results/scaling_note.h"
-#include "sim/scenario/effective_scenario.h"
-#include "sim/util/input_error.h"
-#include "sim/util/isolated.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim {
 namespace {

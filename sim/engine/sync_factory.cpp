@@ -9,12 +9,12 @@
 #include "sim/engine/allreduce_sync.h"
 #include "sim/engine/ps_sync.h"
 #include "sim/engine/scheduled_allreduce.h"
-#include "sim/profile/alpha_beta_use.h"
-#include "sim/profile/calibration_profile.h"
+#include "sim/measurements/alpha_beta_use.h"
+#include "sim/measurements/calibration_profile.h"
 #include "sim/scenario/collective_algorithms.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/util/input_error.h"
-#include "sim/util/units.h"
+#include "sim/text/input_error.h"
+#include "sim/text/units.h"
 
 namespace ddpsim {
 namespace {

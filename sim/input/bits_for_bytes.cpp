@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/util/units.h"
+#include "sim/text/units.h"
 
 namespace ddpsim {
 namespace {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
-#include "sim/util/utf8.h"
-#include "sim/util/yaml_document.h"
+#include "sim/text/utf8.h"
+#include "sim/text/yaml_document.h"
 
 namespace ddpsim {
 namespace {

@@ -5,11 +5,11 @@
 #include <utility>
 
 #include "sim/cost/transport_rates.h"
-#include "sim/profile/platform_file.h"
 #include "sim/input/bits_for_bytes.h"
+#include "sim/input/scenario_sections.h"
+#include "sim/measurements/platform_file.h"
 #include "sim/scenario/gpu_aliases.h"
 #include "sim/scenario/gpu_presets.h"
-#include "sim/input/scenario_sections.h"
 
 namespace ddpsim {
 namespace {

@@ -2,9 +2,9 @@
 #include <memory>
 #include <utility>
 
-#include "sim/profile/profile_match.h"
-#include "sim/profile/profile_yaml.h"
 #include "sim/input/scenario_sections.h"
+#include "sim/measurements/profile_match.h"
+#include "sim/measurements/profile_yaml.h"
 
 namespace ddpsim {
 

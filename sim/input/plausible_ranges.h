@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "sim/scenario/scenario.h"
-#include "sim/util/units.h"
+#include "sim/text/units.h"
 
 namespace ddpsim {
 

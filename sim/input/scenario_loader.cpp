@@ -7,14 +7,14 @@
 #include <filesystem>
 #include <memory>
 
-#include "sim/profile/profile_yaml.h"
-#include "sim/ledger/assumptions.h"
 #include "sim/input/overrides.h"
-#include "sim/input/scenario_sections.h"
 #include "sim/input/plausible_ranges.h"
-#include "sim/util/input_file.h"
-#include "sim/util/utf8.h"
-#include "sim/util/yaml_document.h"
+#include "sim/input/scenario_sections.h"
+#include "sim/ledger/assumptions.h"
+#include "sim/measurements/profile_yaml.h"
+#include "sim/text/input_file.h"
+#include "sim/text/utf8.h"
+#include "sim/text/yaml_document.h"
 
 namespace ddpsim {
 namespace {

@@ -8,13 +8,13 @@
 #include <set>
 
 #include "sim/cost/compute_cost.h"
-#include "sim/profile/nccl_tests_import.h"
-#include "sim/profile/torch_trace_collectives.h"
-#include "sim/profile/torch_trace_layers.h"
+#include "sim/measurements/nccl_tests_import.h"
+#include "sim/measurements/torch_trace_collectives.h"
+#include "sim/measurements/torch_trace_layers.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/util/input_error.h"
-#include "sim/util/input_file.h"
-#include "sim/util/units.h"
+#include "sim/text/input_error.h"
+#include "sim/text/input_file.h"
+#include "sim/text/units.h"
 
 namespace ddpsim {
 namespace {

@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/measurements/calibration_profile.h"
 #include "sim/model/layer.h"
-#include "sim/profile/calibration_profile.h"
 
 namespace ddpsim {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "sim/profile/calibration_profile.h"
-#include "sim/profile/platform_file.h"
+#include "sim/measurements/calibration_profile.h"
+#include "sim/measurements/platform_file.h"
 
 namespace ddpsim {
 namespace {

@@ -32,7 +32,7 @@
 #include "sim/model/architectures.h"
 #include "sim/model/attention_choice.h"
 #include "sim/scenario/yaml_reader.h"
-#include "sim/util/input_file.h"
+#include "sim/text/input_file.h"
 
 namespace ddpsim {
 namespace {

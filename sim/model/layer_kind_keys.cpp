@@ -1,5 +1,5 @@
 #include "sim/model/layer.h"
-#include "sim/util/named_values.h"
+#include "sim/text/named_values.h"
 
 namespace ddpsim {
 namespace {

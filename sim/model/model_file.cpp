@@ -6,7 +6,7 @@
 #include <set>
 
 #include "sim/scenario/yaml_reader.h"
-#include "sim/util/input_file.h"
+#include "sim/text/input_file.h"
 
 namespace ddpsim {
 namespace {

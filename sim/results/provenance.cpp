@@ -1,9 +1,9 @@
 #include "sim/results/provenance.h"
 
-#include "sim/util/build_info.h"
-#include "sim/util/input_error.h"
-#include "sim/util/input_file.h"
-#include "sim/util/sha256.h"
+#include "sim/process/build_info.h"
+#include "sim/text/input_error.h"
+#include "sim/text/input_file.h"
+#include "sim/text/sha256.h"
 
 namespace ddpsim {
 

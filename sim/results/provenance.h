@@ -1,5 +1,5 @@
 // Where a result came from: the ddpsim version and source commit that computed it and every
-// file the run read (role, path, size, SHA-256; see sim/util/inputs_read.h). results.json and
+// file the run read (role, path, size, SHA-256; see sim/text/inputs_read.h). results.json and
 // each sweep point file carry it as "provenance", trace.json in "otherData", results.csv as the
 // columns ddpsim_version, source_commit and inputs_sha256. A resumed sweep trusts a recorded
 // point only while provenance_change() finds nothing.
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/util/inputs_read.h"
+#include "sim/text/inputs_read.h"
 
 namespace ddpsim {
 

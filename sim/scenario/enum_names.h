@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sim/scenario/scenario.h"
-#include "sim/util/named_values.h"
+#include "sim/text/named_values.h"
 
 namespace ddpsim {
 

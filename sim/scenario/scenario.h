@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim {
 
-struct AlphaBetaFile;        // sim/profile/calibration_profile.h
-struct CalibrationProfile;   // sim/profile/calibration_profile.h
-struct PlatformCalibration;  // sim/profile/platform_file.h
+struct AlphaBetaFile;        // sim/measurements/calibration_profile.h
+struct CalibrationProfile;   // sim/measurements/calibration_profile.h
+struct PlatformCalibration;  // sim/measurements/platform_file.h
 
 // ---------------------------------------------------------------- cluster
 
@@ -310,7 +310,7 @@ struct ComputeSpec {
   ComputeMode mode = ComputeMode::kRoofline;
   double efficiency = 0.5;  // roofline: achieved fraction of peak FLOP/s
   // mode profile: why the profile does not describe this scenario's GPU or precision (measured
-  // on another device, or its layers timed at another precision; sim/profile/profile_match.h),
+  // on another device, or its layers timed at another precision; sim/measurements/profile_match.h),
   // filled by the loader; "" when device and precision match. A warning, and a wider range.
   std::string profile_mismatch;
   double memory_efficiency = 0.8;  // roofline: achieved fraction of HBM bandwidth (streaming

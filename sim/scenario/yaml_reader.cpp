@@ -6,9 +6,9 @@
 #include <charconv>
 #include <cmath>
 
-#include "sim/util/closest_name.h"
-#include "sim/util/utf8.h"
-#include "sim/util/yaml_document.h"
+#include "sim/text/closest_name.h"
+#include "sim/text/utf8.h"
+#include "sim/text/yaml_document.h"
 
 namespace ddpsim {
 namespace {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "sim/scenario/enum_names.h"
-#include "sim/util/input_error.h"
-#include "sim/util/units.h"
+#include "sim/text/input_error.h"
+#include "sim/text/units.h"
 
 namespace ddpsim {
 

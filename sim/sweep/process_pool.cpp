@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim {
 namespace {

@@ -3,9 +3,9 @@
 #include <charconv>
 #include <functional>
 
+#include "sim/process/build_info.h"
 #include "sim/scenario/enum_names.h"
-#include "sim/util/build_info.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim {
 

@@ -3,7 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim {
 namespace {

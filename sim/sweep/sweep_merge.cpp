@@ -5,12 +5,12 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "sim/output/atomic_file.h"
+#include "sim/output/output_folder.h"
 #include "sim/sweep/results_csv.h"
 #include "sim/sweep/sweep_store.h"
-#include "sim/util/atomic_file.h"
-#include "sim/util/input_error.h"
-#include "sim/util/input_file.h"
-#include "sim/util/output_folder.h"
+#include "sim/text/input_error.h"
+#include "sim/text/input_file.h"
 
 namespace ddpsim {
 namespace {

@@ -9,7 +9,7 @@
 #include "sim/input/scenario_loader.h"
 #include "sim/model/model_zoo.h"
 #include "sim/scenario/scenario_json.h"
-#include "sim/util/input_file.h"
+#include "sim/text/input_file.h"
 
 namespace ddpsim {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "sim/util/yaml_document.h"
+#include "sim/text/yaml_document.h"
 
 namespace ddpsim {
 namespace {

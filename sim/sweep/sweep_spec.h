@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim {
 

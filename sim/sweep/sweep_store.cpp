@@ -8,11 +8,11 @@
 #include <cstring>
 #include <filesystem>
 
+#include "sim/output/atomic_file.h"
+#include "sim/output/output_folder.h"
 #include "sim/results/result_json.h"
 #include "sim/scenario/enum_names.h"
 #include "sim/scenario/scenario_json.h"
-#include "sim/util/atomic_file.h"
-#include "sim/util/output_folder.h"
 
 namespace ddpsim {
 namespace {

@@ -18,7 +18,7 @@
 #include "sim/results/result_json.h"
 #include "sim/sweep/process_pool.h"
 #include "sim/sweep/run_progress.h"
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim {
 namespace {

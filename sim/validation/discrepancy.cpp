@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <tuple>
 
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 #include "sim/validation/beta_distribution.h"
 #include "sim/validation/error_stats.h"
 
@@ -53,13 +53,12 @@ Discrepancy estimate_discrepancy(const std::vector<ResidualRow>& all,
     return std::none_of(pool.begin(), pool.end(), [&](const ResidualRow* r) { return same(*r); });
   };
   if (none_has([&](const ResidualRow& r) { return r.support.transport == support.transport; }))
-    d.distance.push_back("no validated case runs over " + support.transport +
-                         " between nodes");
+    d.distance.push_back("no validated case runs over " + support.transport + " between nodes");
   if (none_has([&](const ResidualRow& r) { return r.mechanism.sync == mechanism.sync; }))
     d.distance.push_back("no validated case synchronises by " + mechanism.sync);
   if (none_has([&](const ResidualRow& r) { return r.support.generation == support.generation; }))
-    d.distance.push_back(fmt::format("no validated case has a GPU of compute capability {}.x",
-                                     support.generation));
+    d.distance.push_back(
+        fmt::format("no validated case has a GPU of compute capability {}.x", support.generation));
   if (none_has([&](const ResidualRow& r) { return r.support.intra_node == support.intra_node; }))
     d.distance.push_back("no validated case has intra-node " + support.intra_node);
 
@@ -78,17 +77,17 @@ Discrepancy estimate_discrepancy(const std::vector<ResidualRow>& all,
   int largest = 0;
   for (const ResidualRow* r : used) largest = std::max(largest, r->support.gpus);
   if (support.gpus > kDistanceJobRatio * largest)
-    d.distance.push_back(fmt::format("{} GPUs, over {:g}x the largest validated job of its kind "
-                                     "({} GPUs)",
-                                     support.gpus, kDistanceJobRatio, largest));
+    d.distance.push_back(
+        fmt::format("{} GPUs, over {:g}x the largest validated job of its kind "
+                    "({} GPUs)",
+                    support.gpus, kDistanceJobRatio, largest));
   if (!d.distance.empty()) {
     used = pool;
     d.pooled = "all";
   }
   if (own < kMinClassCases)
     d.distance.push_back(fmt::format("its class ({}) has {} validated case{}, fewer than {}",
-                                     mechanism.name(), own, own == 1 ? "" : "s",
-                                     kMinClassCases));
+                                     mechanism.name(), own, own == 1 ? "" : "s", kMinClassCases));
   const bool borrowed = d.pooled != "class";
 
   std::vector<double> residuals;
@@ -151,8 +150,8 @@ Band combined_band(const std::vector<double>& values, const Discrepancy& d, bool
 std::string format_residual_rows(const std::vector<ResidualRow>& rows) {
   std::string out = std::string(kHeader) + "\n";
   for (const ResidualRow& r : rows)
-    out += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6f},{:.6f},{:.6f}\n",
-                       r.id, r.source, r.mechanism.binds, r.mechanism.sync, r.support.transport,
+    out += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6f},{:.6f},{:.6f}\n", r.id,
+                       r.source, r.mechanism.binds, r.mechanism.sync, r.support.transport,
                        r.support.intra_node, r.support.generation, r.support.gpus, r.measured,
                        r.median, r.nominal, r.residual, r.nominal_residual, r.draw_spread);
   return out;
@@ -211,7 +210,8 @@ std::vector<ResidualRow> parse_residual_rows(const std::string& text, const std:
     r.id = f[0];
     r.source = f[1];
     if (r.id.empty() || r.source.empty())
-      throw InputError({file, line, r.id.empty() ? 1 : column[1]}, "a case and its source are named");
+      throw InputError({file, line, r.id.empty() ? 1 : column[1]},
+                       "a case and its source are named");
     r.mechanism.binds = one_of(2, kBinds, "binds");
     r.mechanism.sync = one_of(3, kSync, "sync");
     r.support.transport = one_of(4, kTransport, "transport");
@@ -229,14 +229,13 @@ std::vector<ResidualRow> parse_residual_rows(const std::string& text, const std:
     r.residual = number(11, "residual");
     r.nominal_residual = number(12, "nominal_residual");
     r.draw_spread = number(13, "draw_spread");
-    if (r.draw_spread < 0)
-      throw InputError({file, line, column[13]}, "draw_spread is at least 0");
+    if (r.draw_spread < 0) throw InputError({file, line, column[13]}, "draw_spread is at least 0");
     for (const auto& [value, i, name] : {std::tuple{r.residual, 11, "residual"},
                                          std::tuple{r.nominal_residual, 12, "nominal_residual"}})
       if (std::abs(value) > 10)
-        throw InputError({file, line, column[i]},
-                         fmt::format("{} is a log ratio between -10 and 10 (a factor of 22,000)",
-                                     name));
+        throw InputError(
+            {file, line, column[i]},
+            fmt::format("{} is a log ratio between -10 and 10 (a factor of 22,000)", name));
     rows.push_back(r);
   }
   return rows;

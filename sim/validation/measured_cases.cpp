@@ -3,8 +3,8 @@
 #include <filesystem>
 
 #include "sim/scenario/yaml_reader.h"
-#include "sim/util/input_file.h"
-#include "sim/util/yaml_document.h"
+#include "sim/text/input_file.h"
+#include "sim/text/yaml_document.h"
 
 namespace ddpsim {
 namespace {

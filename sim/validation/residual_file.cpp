@@ -1,7 +1,7 @@
 #include "sim/validation/residual_file.h"
 
-#include "sim/util/input_file.h"
-#include "sim/util/install_paths.h"
+#include "sim/process/install_paths.h"
+#include "sim/text/input_file.h"
 
 namespace ddpsim {
 

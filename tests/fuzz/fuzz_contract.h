@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "sim/util/input_error.h"
+#include "sim/text/input_error.h"
 
 namespace ddpsim::fuzz {
 

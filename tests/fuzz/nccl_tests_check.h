@@ -13,8 +13,8 @@
 #include <fstream>
 #include <string>
 
-#include "sim/profile/nccl_tests_import.h"
-#include "sim/profile/profile_yaml.h"
+#include "sim/measurements/nccl_tests_import.h"
+#include "sim/measurements/profile_yaml.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 namespace ddpsim::fuzz {

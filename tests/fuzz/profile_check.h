@@ -14,10 +14,10 @@
 #include <string>
 
 #include "sim/cost/iteration_plan.h"
-#include "sim/model/model_zoo.h"
-#include "sim/profile/calibration_profile.h"
-#include "sim/profile/profile_yaml.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/measurements/calibration_profile.h"
+#include "sim/measurements/profile_yaml.h"
+#include "sim/model/model_zoo.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 namespace ddpsim::fuzz::profile_detail {

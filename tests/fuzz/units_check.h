@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/util/units.h"
+#include "sim/text/units.h"
 #include "tests/fuzz/fuzz_contract.h"
 
 namespace ddpsim::fuzz {
