@@ -12,6 +12,9 @@ int ring_channel_count(const ClusterSpec& cluster, int requested) {
   return std::clamp(c, 1, cluster.gpus_per_node);
 }
 
+namespace {
+
+// A parameter server's update cost per parameter where not stated: the optimizer's arithmetic.
 double default_update_flops_per_param(Optimizer optimizer) {
   switch (optimizer) {
     case Optimizer::kSgd:
@@ -23,6 +26,8 @@ double default_update_flops_per_param(Optimizer optimizer) {
   }
   return 2;
 }
+
+}  // namespace
 
 Scenario effective_scenario(const Scenario& stated) {
   Scenario s = stated;

@@ -16,9 +16,6 @@ namespace ddpsim {
 // and one inside a single node; never more than the GPUs of a node (one ring per GPU).
 int ring_channel_count(const ClusterSpec& cluster, int requested);
 
-// A parameter server's update cost per parameter where not stated: the optimizer's arithmetic.
-double default_update_flops_per_param(Optimizer optimizer);
-
 // `stated` with, resolved where left open:
 //   sync.channels                 ring_channel_count
 //   sync.fusion.coordination      Horovod's default for the cluster's GPUs (fusion only)
