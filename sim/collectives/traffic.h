@@ -51,10 +51,11 @@ class Transport {
   // A host-to-host transfer (no actors on either side), waited for; counted only when `counted`
   // (the link meter sees it whatever its window).
   void transfer(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes, bool counted);
-  // The same, started and returned (counted, no alpha): for streams whose receiver is not an
-  // actor (a PS connection delivers by itself), so no receiving actor waits, or is killed at
-  // the end, for it.
-  simgrid::s4u::CommPtr isend_to(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes);
+  // The same, started and returned (no alpha; counted only when `counted`): for streams whose
+  // receiver is not an actor (a PS connection delivers by itself), so no receiving actor waits,
+  // or is killed at the end, for it.
+  simgrid::s4u::CommPtr isend_to(simgrid::s4u::Host* from, simgrid::s4u::Host* to, double bytes,
+                                 bool counted = true);
 
   // Counts bytes without simulating them (analytic collectives): sent[from], received[to], one
   // message, and bytes x links crossed per link class; the link meter flags them as accounted.

@@ -63,8 +63,8 @@ void Transport::transfer(simgrid::s4u::Host* from, simgrid::s4u::Host* to, doubl
 }
 
 simgrid::s4u::CommPtr Transport::isend_to(simgrid::s4u::Host* from, simgrid::s4u::Host* to,
-                                          double bytes) {
-  count(from, to, bytes);
+                                          double bytes, bool counted) {
+  if (counted) count(from, to, bytes);
   simgrid::s4u::CommPtr comm = simgrid::s4u::Comm::sendto_async(from, to, whole_bytes(bytes));
   if (meter_) meter_->add_flow(comm, from, to, bytes);
   return comm;

@@ -26,30 +26,50 @@ void PsSync::send(Connection* c, const Message& m, bool ordered, bool push) {
                      [this, c, push] { run_connection(c, push); });
 }
 
-void PsSync::run_connection(Connection* c, bool push) {
+void PsSync::start_message(const Message& m, bool push, std::vector<sg4::CommPtr>* comms) {
   Transport* transport = ctx_->transport.get();
-  sg4::CommPtr comm;
+  sg4::Host* server = servers_[parts_[m.part].server].host;
+  sg4::Host* cpu = pf_.node_cpus[pf_.node_of_rank(m.rank)];
+  if (lanes_ && server != cpu) {
+    for (int l = 0; l < g_; ++l) {
+      sg4::Host* gpu = pf_.gpus[m.rank + l];
+      transport->account(push ? gpu : server, push ? server : gpu, slice(m.part));
+    }
+    comms->push_back(transport->isend_to(push ? cpu : server, push ? server : cpu,
+                                         g_ * slice(m.part), /*counted=*/false));
+  } else {
+    for (int l = 0; l < lane_gpus(); ++l) {
+      sg4::Host* gpu = pf_.gpus[m.rank + l];
+      comms->push_back(
+          transport->isend_to(push ? gpu : server, push ? server : gpu, slice(m.part)));
+    }
+  }
+  for (int l = 0; l < lane_gpus(); ++l) transferring(m.rank + l, 1);
+}
+
+void PsSync::run_connection(Connection* c, bool push) {
+  std::vector<sg4::CommPtr> comms;  // the message being sent
   Message sending;
   std::deque<std::pair<double, Message>> delivering;  // (when, message), in order
-  while (!c->queue.empty() || comm || !delivering.empty()) {
-    if (!comm && !c->queue.empty()) {
+  while (!c->queue.empty() || !comms.empty() || !delivering.empty()) {
+    if (comms.empty() && !c->queue.empty()) {
       sending = c->queue.front();
       c->queue.pop_front();
-      sg4::Host* gpu = pf_.gpus[sending.rank];
-      sg4::Host* server = servers_[parts_[sending.part].server].host;
-      comm = transport->isend_to(push ? gpu : server, push ? server : gpu, slice(sending.part));
-      transferring(sending.rank, 1);
+      start_message(sending, push, &comms);
     }
     // A negative timeout would mean "forever" to SimGrid.
     const double timeout =
         delivering.empty() ? -1 : std::max(0.0, delivering.front().first - now());
-    if (comm) {
-      if (sg4::Comm::wait_any_for({comm}, timeout) == 0) {
-        sg4::Host* gpu = pf_.gpus[sending.rank];
-        sg4::Host* server = servers_[parts_[sending.part].server].host;
-        delivering.emplace_back(now() + message_latency(pf_, gpu, server), sending);
-        comm = nullptr;
-        transferring(sending.rank, -1);
+    if (!comms.empty()) {
+      const ssize_t done = sg4::Comm::wait_any_for(comms, timeout);
+      if (done >= 0) {
+        comms.erase(comms.begin() + done);
+        if (comms.empty()) {
+          sg4::Host* gpu = pf_.gpus[sending.rank];
+          sg4::Host* server = servers_[parts_[sending.part].server].host;
+          delivering.emplace_back(now() + message_latency(pf_, gpu, server), sending);
+          for (int l = 0; l < lane_gpus(); ++l) transferring(sending.rank + l, -1);
+        }
       }
     } else if (timeout > 0) {
       c->wake->acquire_timeout(timeout);  // until the next delivery, or a new message
@@ -57,10 +77,11 @@ void PsSync::run_connection(Connection* c, bool push) {
     while (!delivering.empty() && delivering.front().first <= now() + 1e-12) {
       const Message m = delivering.front().second;
       delivering.pop_front();
-      if (push)
+      if (push) {
         push_landed(m);
-      else
-        pull_landed(m);
+      } else {
+        for (int l = 0; l < lane_gpus(); ++l) pull_landed({m.part, m.step, m.rank + l});
+      }
     }
   }
   c->busy = false;

@@ -14,6 +14,15 @@
 // sender's host that exists while the queue is not empty, so actors grow with the connections
 // busy at once, not with their number. Landed messages are handled by the sending actor (it knows
 // when its put completed), which keeps every event O(1) in the number of GPUs.
+//
+// Node lanes (a run that reports headline figures only, RunContext::node_lanes): a node's GPUs
+// push and pull their slices of a partition together (the intra-node reduce-scatter and
+// all-gather make them start together), so where every flow on the network comes in such groups
+// one flow of g slices between the node's CPU and a remote server gets from max-min sharing what
+// the g flows got, with g times fewer flows and landings. The node's first GPU queues, credits
+// and sends for the node; pushes to the node's own server stay one flow per GPU. What it leaves
+// out, the slices' share of each GPU's PCIe and host-memory links (which only the intra-node
+// rings and loader copies also cross), is checked against full runs (docs/scale.md, "Node lanes").
 #pragma once
 
 #include <algorithm>
@@ -109,6 +118,7 @@ class PsSync : public GradientSync {
   };
   struct NodeState {
     std::vector<std::vector<int>> ready, back;   // [step][unit]: local GPUs with it
+    std::vector<int> requests;                   // [step]: GPUs that asked for forward pulls
     std::vector<std::pair<int, int>> reducible;  // (step, unit) ready everywhere, not yet ordered
     std::vector<std::pair<int, int>> reduce_order, gather_order;
   };
@@ -130,6 +140,13 @@ class PsSync : public GradientSync {
   // its last byte: the actor waits for the transfer in flight or for the next delivery, whichever
   // comes first.
   void run_connection(Connection* c, bool push);
+
+  // Starts the flows of one message: one; or, for a node lane, one from the node's CPU to a
+  // remote server (counted as its GPUs' slices) or one per GPU to the node's own server.
+  void start_message(const Message& m, bool push, std::vector<sg4::CommPtr>* comms);
+
+  // The GPUs a message stands for: its own, or its node's under node lanes.
+  int lane_gpus() const { return lanes_ ? g_ : 1; }
 
   // ---------------------------------------------------------------- worker side
 
@@ -187,6 +204,7 @@ class PsSync : public GradientSync {
   int p_, g_, k_, units_, steps_;
   int staleness_bound_;
   bool priority_, forward_pulls_;
+  bool lanes_ = false;  // node lanes (above)
   std::string prefix_;
   double partition_bytes_ = 0, credit_ = 0;
   double sum_seconds_per_byte_ = 0, update_seconds_per_byte_ = 0;

@@ -11,10 +11,12 @@ void PsSync::push_landed(const Message& m) {
   rs.in_flight -= slice(m.part);
   if (!rs.queued.empty()) release_pushes(m.rank);
   const Part& part = parts_[m.part];
-  ++server_steps_[m.step].arrived[m.part];
   Thread& thread = state_[part.server].threads[part.thread];
-  thread.queue.push_back(m);
-  thread.jobs->release();
+  for (int l = 0; l < lane_gpus(); ++l) {  // a node lane's push is each of its GPUs'
+    ++server_steps_[m.step].arrived[m.part];
+    thread.queue.push_back({m.part, m.step, m.rank + l});
+    thread.jobs->release();
+  }
   if (staleness_bound_ > 0) {  // async: this GPU's own pull may be due already
     ServerState& st = state_[part.server];
     if (st.waiting.empty()) st.waiting.resize(parts_.size());
@@ -46,7 +48,7 @@ void PsSync::serve(int k, int th, long expected) {
     if (staleness_bound_ > 0) {
       release_waiting(m.part);
     } else {
-      for (int r = 0; r < p_; ++r) pull_due(m.part, m.step, r);
+      for (int r = 0; r < p_; r += lane_gpus()) pull_due(m.part, m.step, r);
     }
   }
 }

@@ -22,6 +22,13 @@ PsSync::PsSync(RunContext* ctx, std::vector<PsServerPlace> servers, int mixed_co
       staleness_bound_(s_.sync.ps.mode == PsMode::kAsync ? s_.sync.ps.staleness : 0),
       priority_(s_.sync.schedule == CommSchedule::kPriority),
       forward_pulls_(s_.sync.ps.pull == PsPull::kForward) {
+  // Node lanes (ps_engine.h) where every flow crossing a NIC is a parameter server's, grouped
+  // by node: synchronous servers (asynchronous ones pace each GPU on its own), one NIC per node
+  // (the CPU's), no storage reads over the network. Forward pulls go out when the node's last
+  // GPU asks for them (its all-gather waits for that GPU's pulls anyway).
+  lanes_ = ctx->node_lanes && g_ > 1 && s_.sync.ps.mode == PsMode::kSync &&
+           pf_.spec.nic.count == 1 && !pf_.extras.shared_storage;
+  ctx->node_lanes_ran = lanes_;
   static int instances = 0;
   prefix_ = "ps" + std::to_string(instances++) + ":";
   cut_partitions(mixed_colocated);
@@ -85,6 +92,7 @@ PsSync::PsSync(RunContext* ctx, std::vector<PsServerPlace> servers, int mixed_co
     gather_rings_ = std::make_unique<GroupRings>(ctx->transport.get(), GroupRings::nodes(pf_));
     nodes_.resize(pf_.spec.nodes);
     for (NodeState& node : nodes_) {
+      node.requests.assign(steps_, 0);
       node.ready.assign(steps_, std::vector<int>(units_, 0));
       node.back.assign(steps_, std::vector<int>(units_, 0));
     }
@@ -114,7 +122,9 @@ void PsSync::bucket_ready(int rank, int step, int unit) {
 
 void PsSync::wait_synchronised(int rank, int step) {
   if (gates_forward()) {
-    if (forward_pulls_) request_pulls(rank, step);
+    if (forward_pulls_ && !lanes_) request_pulls(rank, step);
+    if (forward_pulls_ && lanes_ && ++nodes_[pf_.node_of_rank(rank)].requests[step] == g_)
+      request_pulls(rank - pf_.local_of_rank(rank), step);
     return;
   }
   if (units_ > 0) ranks_[rank].done->acquire();

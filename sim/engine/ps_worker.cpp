@@ -7,6 +7,7 @@ namespace ddpsim {
 namespace ps_detail {
 
 void PsSync::enqueue_unit(int rank, int step, int unit) {
+  if (lanes_ && pf_.local_of_rank(rank) != 0) return;  // the node's first GPU sends for it
   RankState& rs = ranks_[rank];
   for (int x : unit_parts_[unit]) {
     const Message m{x, step, rank};

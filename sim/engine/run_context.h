@@ -49,6 +49,10 @@ struct RunContext {
   std::unique_ptr<DataFeed> feed;
   std::unique_ptr<ComputeInterference> interference;  // null when the slowdown is 1
   std::unique_ptr<LinkMeter> meter;                   // per-link use over the measured steps
+  // The run reports headline figures only under simulation.scope auto (an uncertainty or
+  // validation draw): a parameter server may send a node's GPUs' slices as one flow (ps_engine.h).
+  bool node_lanes = false;
+  bool node_lanes_ran = false;  // set by the parameter server when it used them
   std::vector<WorkerStats> workers;
   // Per step: the latest grads_ready over the GPUs that reported it, and how many did.
   std::vector<double> last_grads_ready;

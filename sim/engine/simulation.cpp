@@ -298,6 +298,7 @@ SimulationResult run_simulation(const Scenario& stated, const SimOptions& option
     if (scenario.training.iterations == 1) ctx.meter->keep_details_from_now();
   }
   ctx.transport = std::make_unique<Transport>(platform, &ctx.traffic, ctx.meter.get());
+  ctx.node_lanes = headline_only && full.simulation.scope == SimulationScope::kAuto;
   ctx.workers.resize(scenario.cluster.total_gpus());
   if (plan.compute.overlap_slowdown != 1.0)
     ctx.interference = std::make_unique<ComputeInterference>(scenario.cluster.total_gpus(),
@@ -350,6 +351,10 @@ SimulationResult run_simulation(const Scenario& stated, const SimOptions& option
   if (!result.memory.fits) result.memory.fits_with = fits_with(full, model);
   result.notes = sync_notes(full);
   if (!scope.routine) result.notes += "; " + scope.note;
+  if (ctx.node_lanes_ran)
+    result.notes +=
+        "; node lanes: each node's GPUs push and pull as one flow (headline figures "
+        "only)";
   if (!scenario.cluster.calibration.empty())
     result.notes += "; links from " + scenario.cluster.calibration + " (" +
                     fmt::format("{}", fmt::join(scenario.cluster.calibration_notes, "; ")) + ")";
