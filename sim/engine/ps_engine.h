@@ -6,14 +6,13 @@
 //   ps_worker.cpp        the GPU side: intra-node rings, pushes under credit, pulls landing
 //   ps_server.cpp        the server side: engine threads summing pushes, pulls falling due
 //
-// Actors of the pipelined parameter servers of ps_sync.h. Per GPU: a sink (the permanent receiver
-// of its pull mailbox) and, with g > 1 GPUs per node, a reduce and a gather actor that run the
-// node's intra-node rings in the node's order. Per server: a sink (receiver of its push mailbox)
-// and its engine threads, each working through a FIFO of sums and merges. A connection (GPU to
-// server for pushes, server to GPU for pulls) sends its queue through a short-lived actor on the
-// sender's host that exists while the queue is not empty, so actors grow with the connections
-// busy at once, not with their number. Landed messages are handled by the sending actor (it knows
-// when its put completed), which keeps every event O(1) in the number of GPUs.
+// Actors of the pipelined parameter servers of ps_sync.h. Per GPU, with g > 1 GPUs per node, a
+// reduce and a gather actor that run the node's intra-node rings in the node's order. Per
+// server: its engine threads, each working through a FIFO of sums and merges. A connection (GPU
+// to server for pushes, server to GPU for pulls) sends its queue through a short-lived actor on
+// the sender's host that exists while the queue is not empty, so actors grow with the
+// connections busy at once, not with their number. Landed messages are handled by the sending
+// actor (it knows when its put completed), which keeps every event O(1) in the number of GPUs.
 //
 // Node lanes (a run that reports headline figures only, RunContext::node_lanes): a node's GPUs
 // push and pull their slices of a partition together (the intra-node reduce-scatter and
