@@ -22,14 +22,6 @@ namespace {
 
 const std::string kLlama = std::string(DDPSIM_SOURCE_DIR) + "/scenarios/llama3-8b-16x8-h100.yaml";
 
-SimOptions headline_only() {
-  SimOptions o;
-  o.trace = TraceGpus::none();
-  o.baseline = false;
-  o.measure_links = false;
-  return o;
-}
-
 void expect_draw_folds_exactly(Scenario s, const std::string& what) {
   SCOPED_TRACE(what);
   s.simulation.scope = SimulationScope::kAuto;

@@ -22,14 +22,6 @@ namespace {
 const std::string kValidation = std::string(DDPSIM_SOURCE_DIR) + "/scenarios/validation/";
 const char kLanes[] = "node lanes:";
 
-SimOptions headline_only() {
-  SimOptions o;
-  o.trace = TraceGpus::none();
-  o.baseline = false;
-  o.measure_links = false;
-  return o;
-}
-
 struct Pair {
   SimulationResult lanes, full;
 };

@@ -1,7 +1,8 @@
 // What the symmetric scope must reproduce of a full run (docs/scale.md, issues 16 and 27): the
 // iteration time, samples/s, communication time, every breakdown item and every bucket's (or
 // FSDP unit's) collective time within 1 %, the same bottleneck and algorithms. Shared by the
-// DDP and the sharded symmetry tests.
+// DDP and the sharded symmetry tests, and by the tests of what a headline-only run (an
+// uncertainty draw) may do differently: auto fold and parameter-server node lanes.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -18,6 +19,16 @@ inline double rel(double a, double b) {
 }
 
 constexpr double kAgreement = 0.01;
+
+// The options of a run that reports headline figures only, as every uncertainty draw does: no
+// trace, no links, no single-GPU baseline.
+inline SimOptions headline_only() {
+  SimOptions o;
+  o.trace = TraceGpus::none();
+  o.baseline = false;
+  o.measure_links = false;
+  return o;
+}
 
 // `s` ran symmetric, `f` full, on the same scenario.
 inline void expect_scopes_agree(const SimulationResult& s, const SimulationResult& f) {

@@ -122,9 +122,11 @@ void PsSync::bucket_ready(int rank, int step, int unit) {
 
 void PsSync::wait_synchronised(int rank, int step) {
   if (gates_forward()) {
-    if (forward_pulls_ && !lanes_) request_pulls(rank, step);
-    if (forward_pulls_ && lanes_ && ++nodes_[pf_.node_of_rank(rank)].requests[step] == g_)
-      request_pulls(rank - pf_.local_of_rank(rank), step);
+    if (!forward_pulls_) return;
+    if (!lanes_)
+      request_pulls(rank, step);
+    else if (++nodes_[pf_.node_of_rank(rank)].requests[step] == g_)
+      request_pulls(rank - pf_.local_of_rank(rank), step);  // the node's first GPU pulls for it
     return;
   }
   if (units_ > 0) ranks_[rank].done->acquire();
