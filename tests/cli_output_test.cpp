@@ -219,13 +219,15 @@ TEST(CliTables, BenchUncertaintyTimesSimulateAndCompareWithTheirDraws) {
 
 // bench --workloads: the commands users run (issue 33), each timed with its children's CPU and
 // peak memory and the machine's load; --heavy adds the rows that take minutes (not run here).
+// The rows are these commands' own: a wrong path or flag in one fails its row.
 TEST(CliTables, BenchWorkloadsTimesWhatUsersRun) {
   const Exited r = ddpsim({"bench", "--workloads", "-j", "1", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json rows = json::parse(r.out);
-  ASSERT_EQ(rows.size(), 2u);
+  ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0]["command"], "sweep point llama3-8b zero3, 128 GPUs");
   EXPECT_EQ(rows[1]["command"], "simulate gb200-nvl72.yaml");
+  EXPECT_EQ(rows[2]["command"], "simulate bug-p28-inceptionv3-128 (PS, TCP) --headline-only");
   for (const json& row : rows) {
     EXPECT_EQ(row["status"], "ok") << row;
     EXPECT_GT(row["wall_s"].get<double>(), 0) << row;
@@ -379,6 +381,35 @@ TEST(CliSummary, NoBaselineSaysNotComputedEverywhere) {
     EXPECT_NE(plot["title"].get<std::string>().find("throughput"), std::string::npos);
     EXPECT_EQ(plot["efficiency"], "not computed");
   }
+}
+
+// --headline-only: the same headline as the plain run, without links or a timeline (what lets a
+// large parameter-server or sharded run fold or merge a node's flows: tests/ps_lanes_test.cpp).
+TEST(CliSummary, HeadlineOnlyGivesThePlainRunsHeadlineWithoutLinksOrTimeline) {
+  const std::string file = scenario_file("headline-only");
+  const std::string dir = fs::path(file).parent_path();
+  const Exited plain = ddpsim({"simulate", file, "-o", dir + "/plain", "--no-baseline"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const Exited headline =
+      ddpsim({"simulate", file, "-o", dir + "/headline", "--no-baseline", "--headline-only"});
+  ASSERT_EQ(headline.exit_code, 0) << headline.err;
+  const json a = json::parse(read_text(dir + "/plain/results.json"))["result"];
+  const json b = json::parse(read_text(dir + "/headline/results.json"))["result"];
+  for (const char* key : {"iteration_time_s", "samples_per_second", "comm_time_s"})
+    EXPECT_NEAR(b[key].get<double>(), a[key].get<double>(), 1e-12 * a[key].get<double>()) << key;
+  EXPECT_EQ(b["bottleneck"], a["bottleneck"]);
+  EXPECT_FALSE(a["links"]["busiest"].empty());
+  EXPECT_TRUE(b["links"]["busiest"].empty());
+  EXPECT_NE(plain.out.find("busiest links"), std::string::npos) << plain.out;
+  EXPECT_EQ(headline.out.find("busiest links"), std::string::npos) << headline.out;
+  EXPECT_FALSE(json::parse(read_text(dir + "/plain/trace.json"))["traceEvents"].empty());
+  EXPECT_TRUE(json::parse(read_text(dir + "/headline/trace.json"))["traceEvents"].empty());
+  // A timeline asked for beside it is a contradiction, refused before anything runs.
+  const Exited both =
+      ddpsim({"simulate", file, "-o", dir + "/both", "--headline-only", "--trace-gpus", "all"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--trace-gpus excludes --headline-only"), std::string::npos) << both.err;
+  EXPECT_FALSE(fs::exists(dir + "/both"));
 }
 
 }  // namespace

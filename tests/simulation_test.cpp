@@ -7,9 +7,10 @@
 #include <string>
 
 #include "sim/cost/iteration_plan.h"
-#include "sim/model/model_zoo.h"
-#include "sim/results/result_json.h"
 #include "sim/input/scenario_loader.h"
+#include "sim/model/model_zoo.h"
+#include "sim/process/isolated.h"
+#include "sim/results/result_json.h"
 #include "tests/nic_bound_cluster.h"
 
 namespace ddpsim {
@@ -164,6 +165,27 @@ TEST(Simulation, MeasuredModeReproducesTheGivenSingleGpuStepTime) {
       scenario(kNicBound, {"cluster.nodes=1", "compute.mode=measured", "compute.step_time=123ms"});
   const SimulationResult r = simulate(s);
   EXPECT_NEAR(r.iteration_time, 0.123, 1e-9);
+}
+
+// simulate_here() runs in a pool's child what simulate() forks for: the same result to the byte,
+// with the baseline (which it forks before its own run) and without, and for a one-GPU job whose
+// run is its own baseline.
+TEST(Simulation, SimulateHereGivesSimulatesResultByteForByte) {
+  for (const std::vector<std::string>& sets :
+       {std::vector<std::string>{}, {"cluster.nodes=1", "cluster.gpus_per_node=1"}}) {
+    const Scenario s = scenario(kNicBound, sets);
+    for (const bool baseline : {true, false}) {
+      SimOptions o;
+      o.baseline = baseline;
+      const std::string forked = result_to_json(simulate(s, o)).dump();
+      const IsolatedResult here =
+          run_isolated([&] { return result_to_json(simulate_here(s, o)).dump(); });
+      ASSERT_TRUE(here.ok) << here.payload;
+      EXPECT_EQ(here.payload, forked)
+          << "baseline " << baseline << ", GPUs " << s.cluster.total_gpus();
+      EXPECT_EQ(forked.find("\"scaling_efficiency\":null") == std::string::npos, baseline);
+    }
+  }
 }
 
 }  // namespace

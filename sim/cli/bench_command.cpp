@@ -329,12 +329,13 @@ const bool registered = register_command({
                               "and compare --uncertainty of its five strategies (the issue-25 "
                               "targets: 10 s and 60 s)");
       app->add_flag("--workloads", opts.workloads,
-                    "Instead, time the commands users run on Llama-3-8B (a 128-GPU sweep point) "
-                    "and the slowest bundled scenario, with their CPU time and peak memory");
+                    "Instead, time the commands users run on Llama-3-8B (a 128-GPU sweep point), "
+                    "the slowest bundled scenario and a 128-GPU parameter-server job's headline "
+                    "figures, with their CPU time and peak memory");
       app->add_flag("--heavy", opts.heavy,
                     "With --workloads: also the rows that take minutes (compare --uncertainty 32, "
                     "sweep points at 512 and 1,024 GPUs, the banded sweep, validate "
-                    "--uncertainty 8)");
+                    "--uncertainty 8, the parameter-server job with its links)");
       add_jobs_option(app, &opts.jobs,
                       "With --uncertainty or --workloads: the -j of each timed command");
     },

@@ -40,6 +40,8 @@ int bench_workloads(const TableFormat& format, int jobs, bool heavy) {
   // baseline (measured 2026-11-29 over every scenarios/*.yaml at edc421f: 2.4 s of CPU, the
   // next 1.4 s; docs/performance.md).
   const std::string slowest = bundled("gb200-nvl72.yaml");
+  // The parameter-server job of issue 33: 128 GPUs, 16 colocated servers over 10 Gb/s TCP.
+  const std::string ps = bundled("validation/bugliarello-2017/bug-p28-inceptionv3-128.yaml");
   std::string folder = (fs::temp_directory_path() / "ddpsim-bench-XXXXXX").string();
   if (::mkdtemp(folder.data()) == nullptr)
     throw std::runtime_error("cannot create a temporary folder for the bench");
@@ -54,6 +56,14 @@ int bench_workloads(const TableFormat& format, int jobs, bool heavy) {
   const std::vector<Workload> all = {
       sweep_point(16, 0, false),
       {"simulate gb200-nvl72.yaml", 0, false, {"simulate", slowest, "-o", folder + "/slow"}},
+      {"simulate bug-p28-inceptionv3-128 (PS, TCP) --headline-only",
+       0,
+       false,
+       {"simulate", ps, "--headline-only", "-o", folder + "/ps-headline"}},
+      {"simulate bug-p28-inceptionv3-128 (PS, TCP)",
+       0,
+       true,
+       {"simulate", ps, "-o", folder + "/ps"}},
       {"compare llama3-8b zero3,fsdp-hybrid,zero1 --uncertainty 32",
        30,
        true,
@@ -69,7 +79,7 @@ int bench_workloads(const TableFormat& format, int jobs, bool heavy) {
       {"validate --uncertainty 8",
        180,
        true,
-       {"validate", "--uncertainty", "8", "-j", j, "--no-plot", "-o", folder + "/validate"}},
+       {"validate", "--uncertainty", "8", "-j", j, "-o", folder + "/validate"}},
   };
   if (format.text()) {
     std::printf(

@@ -104,8 +104,9 @@ std::vector<Outcome> simulate_all(const std::vector<const Scenario*>& scenarios,
   run_in_processes(
       tasks, pool,
       [&](size_t i) {
-        write_file_atomic(file(i).string(),
-                          encode(outcome_of(simulate(*scenarios[i], {TraceGpus::none(), false}))));
+        write_file_atomic(
+            file(i).string(),
+            encode(outcome_of(simulate_here(*scenarios[i], {TraceGpus::none(), false}))));
       },
       [&](const TaskOutcome& outcome) {
         if (outcome.interrupted) return;

@@ -53,6 +53,7 @@ struct Options {
   std::vector<std::string> overrides;
   bool json = false;
   bool no_baseline = false;
+  bool headline_only = false;
   std::string trace_gpus = "auto";
   double max_wall = 0;
   UncertaintyFlags uncertainty;
@@ -81,6 +82,10 @@ int run() {
   traced_ranks(scenario, sim.trace);  // a GPU beyond the cluster is refused before the run
   sim.baseline = !opts.no_baseline;
   sim.max_wall_seconds = opts.max_wall;
+  if (opts.headline_only) {
+    sim.trace = TraceGpus::none();
+    sim.measure_links = false;
+  }
   const SimulationResult result = simulate(scenario, sim);
   const std::vector<LedgerEntry> ledger = build_ledger(scenario);
   UncertaintyReport uncertainty;
@@ -156,11 +161,17 @@ const bool registered = register_command({
       app->add_flag("--json", opts.json, "Print results.json to stdout instead of the table");
       app->add_flag("--no-baseline", opts.no_baseline,
                     "Skip the single-GPU run (no scaling efficiency)");
-      app->add_option(
-             "--trace-gpus", opts.trace_gpus,
-             "GPUs whose last step trace.json shows: auto (the first GPU of every node, up to 64 "
-             "nodes, and the slowest), all, none, or ranks such as 0,5,8-15")
-          ->check(trace_gpus_spec());
+      CLI::Option* trace =
+          app->add_option(
+                 "--trace-gpus", opts.trace_gpus,
+                 "GPUs whose last step trace.json shows: auto (the first GPU of every node, up to "
+                 "64 nodes, and the slowest), all, none, or ranks such as 0,5,8-15")
+              ->check(trace_gpus_spec());
+      app->add_flag("--headline-only", opts.headline_only,
+                    "Throughput, iteration breakdown, communication and bottleneck only: no "
+                    "per-link figures and no timeline, which lets large jobs fold and parameter "
+                    "servers merge a node's flows where that is exact (docs/scale.md)")
+          ->excludes(trace);
       add_uncertainty_options(app, &opts.uncertainty,
                               "Also run draws of the defaulted inputs (result.assumptions): "
                               "p10-p90 bands and the inputs that move throughput most");

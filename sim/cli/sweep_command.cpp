@@ -425,7 +425,9 @@ int run() {
       [&](size_t i) {
         const PlannedPoint& p = plan.points[i];
         set_inputs_read(sweep_inputs);  // not the files the parent read for other points
-        const SimulationResult result = simulate(p.scenario, sim);
+        // Banded points fork their draws after the run: its engine stays out of this process.
+        const SimulationResult result =
+            uncertain ? simulate(p.scenario, sim) : simulate_here(p.scenario, sim);
         const Provenance provenance = current_provenance();
         nlohmann::json bands;
         if (uncertain) {

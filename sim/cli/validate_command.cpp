@@ -349,7 +349,7 @@ int run() {
         sim.baseline = needs_baseline(specs[i].cases);
         const std::string run = run_file(relative(i));
         if (k == 0) {
-          write_file_atomic(run, result_to_json(simulate(scenarios[i], sim)).dump(2) + "\n");
+          write_file_atomic(run, result_to_json(simulate_here(scenarios[i], sim)).dump(2) + "\n");
         } else {
           // A draw is read for its headline figures and buckets only: without links it folds
           // wherever the cluster is regular (symmetry.h), as simulate's and compare's draws do.
@@ -357,7 +357,7 @@ int run() {
           const std::vector<LedgerEntry> ledger = build_ledger(scenarios[i]);
           const Scenario drawn = drawn_scenario(scenarios[i], ledger, design[k - 1]);
           write_file_atomic(draw_file(run, k - 1),
-                            result_to_json(simulate(drawn, sim)).dump() + "\n");
+                            result_to_json(simulate_here(drawn, sim)).dump() + "\n");
         }
       },
       [&](const TaskOutcome& outcome) {

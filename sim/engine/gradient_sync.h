@@ -27,6 +27,9 @@ class GradientSync {
   // The step whose gradients from every GPU a wait for step `step` depends on (async parameter
   // servers: step - staleness); < 0 when none. Splits waits into straggler and communication.
   virtual int peer_step(int step) const { return step; }
+  // Every GPU finished its last step: actors kept waiting for more work may go (messages still
+  // in flight are delivered as before).
+  virtual void steps_over() {}
 
   // Statistics over measured steps (step >= warmup), filled while the simulation runs.
   virtual double comm_busy(int rank) const = 0;                  // seconds, summed

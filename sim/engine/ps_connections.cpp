@@ -1,7 +1,8 @@
 // Connections of the parameter servers (ps_engine.h): one direction between two hosts (a GPU's
 // pushes to a server, a server's pulls to a GPU). Messages go one after the other, in order or by
-// priority, sent by a short-lived actor on the sender's host that exists while the queue is not
-// empty; the sender handles each landed message (it knows when its put completed).
+// priority, sent by a sender actor while the queue is not empty (idle senders wait in a pool for
+// the next busy connection); the sender handles each landed message (it knows when its put
+// completed).
 #include "sim/engine/ps_engine.h"
 
 namespace ddpsim {
@@ -20,10 +21,39 @@ void PsSync::send(Connection* c, const Message& m, bool ordered, bool push) {
     return;
   }
   c->busy = true;
+  if (!idle_.empty()) {
+    Sender* sender = idle_.back();
+    idle_.pop_back();
+    sender->connection = c;
+    sender->push = push;
+    sender->go->release();
+    return;
+  }
+  // A flow's route is its two hosts' (Comm::sendto_async), whichever host its actor is on.
+  Sender* sender = &senders_.emplace_back();
+  sender->connection = c;
+  sender->push = push;
   const int k = parts_[m.part].server;
   sg4::Host* from = push ? pf_.gpus[m.rank] : servers_[k].host;
   sg4::Actor::create(prefix_ + (push ? "push" : "pull"), from,
-                     [this, c, push] { run_connection(c, push); });
+                     [this, sender] { run_sender(sender); });
+}
+
+void PsSync::run_sender(Sender* sender) {
+  while (sender->connection != nullptr) {
+    run_connection(sender->connection, sender->push);
+    sender->connection = nullptr;
+    if (steps_over_) return;
+    idle_.push_back(sender);
+    sender->go->acquire();
+  }
+}
+
+void PsSync::steps_over() {
+  steps_over_ = true;
+  std::vector<Sender*> idle;
+  idle.swap(idle_);
+  for (Sender* sender : idle) sender->go->release();  // connection nullptr: it ends
 }
 
 void PsSync::start_message(const Message& m, bool push, std::vector<sg4::CommPtr>* comms) {

@@ -381,32 +381,59 @@ SimulationResult run_simulation(const Scenario& stated, const SimOptions& option
   return result;
 }
 
-SimulationResult simulate(const Scenario& scenario, const SimOptions& options) {
-  auto run = [](const Scenario& s, const SimOptions& o) {
-    IsolatedResult child =
-        run_isolated([&] { return result_to_json(run_simulation(s, o)).dump(); });
-    if (!child.ok) {
-      if (child.exit_code == kExitBadInput) throw InputError(child.payload);
-      throw std::runtime_error("simulation failed: " + child.payload);
-    }
-    return result_from_json(nlohmann::json::parse(child.payload));
-  };
-  SimulationResult result = run(scenario, options);
-  if (options.baseline) {
-    SimOptions quiet = options;
-    quiet.trace = TraceGpus::none();
-    const SimulationResult one =
-        scenario.cluster.total_gpus() == 1 && scenario.stragglers.kind == StragglerKind::kNone
-            ? result
-            : run(single_gpu_baseline(scenario), quiet);
-    result.single_gpu_samples_per_second = one.samples_per_second;
-    result.single_gpu_bottleneck = one.bottleneck;
-    if (one.samples_per_second > 0)
-      result.scaling_efficiency =
-          result.samples_per_second / (result.gpus * one.samples_per_second);
-    const std::string superlinear = superlinear_note(scenario, result, one);
-    if (!superlinear.empty()) result.notes += (result.notes.empty() ? "" : "; ") + superlinear;
+namespace {
+
+SimulationResult run_forked(const Scenario& s, const SimOptions& o) {
+  IsolatedResult child = run_isolated([&] { return result_to_json(run_simulation(s, o)).dump(); });
+  if (!child.ok) {
+    if (child.exit_code == kExitBadInput) throw InputError(child.payload);
+    throw std::runtime_error("simulation failed: " + child.payload);
   }
+  return result_from_json(nlohmann::json::parse(child.payload));
+}
+
+// The scaling baseline's own run is needed unless the scenario is its own baseline.
+bool needs_baseline_run(const Scenario& scenario, const SimOptions& options) {
+  return options.baseline &&
+         !(scenario.cluster.total_gpus() == 1 && scenario.stragglers.kind == StragglerKind::kNone);
+}
+
+SimulationResult run_baseline(const Scenario& scenario, const SimOptions& options) {
+  SimOptions quiet = options;
+  quiet.trace = TraceGpus::none();
+  return run_forked(single_gpu_baseline(scenario), quiet);
+}
+
+void add_baseline(const Scenario& scenario, SimulationResult one, SimulationResult* result) {
+  result->single_gpu_samples_per_second = one.samples_per_second;
+  result->single_gpu_bottleneck = one.bottleneck;
+  if (one.samples_per_second > 0)
+    result->scaling_efficiency =
+        result->samples_per_second / (result->gpus * one.samples_per_second);
+  const std::string superlinear = superlinear_note(scenario, *result, one);
+  if (!superlinear.empty()) result->notes += (result->notes.empty() ? "" : "; ") + superlinear;
+}
+
+}  // namespace
+
+SimulationResult simulate(const Scenario& scenario, const SimOptions& options) {
+  SimulationResult result = run_forked(scenario, options);
+  if (options.baseline)
+    add_baseline(scenario,
+                 needs_baseline_run(scenario, options) ? run_baseline(scenario, options) : result,
+                 &result);
+  return result;
+}
+
+SimulationResult simulate_here(const Scenario& scenario, const SimOptions& options) {
+  // The baseline forks first: a process that has run an engine cannot give a clean one to a child.
+  SimulationResult one;
+  const bool baseline_run = needs_baseline_run(scenario, options);
+  if (baseline_run) one = run_baseline(scenario, options);
+  // Through JSON as simulate()'s result comes, so both return the same values to the bit.
+  SimulationResult result = result_from_json(
+      nlohmann::json::parse(result_to_json(run_simulation(scenario, options)).dump()));
+  if (options.baseline) add_baseline(scenario, baseline_run ? one : result, &result);
   return result;
 }
 

@@ -3,7 +3,8 @@
 // run_simulation() creates the SimGrid engine in the calling process (SimGrid allows one per
 // process). simulate() is what commands and tests call: it runs the scenario and its single-GPU
 // baseline (same GPU, batch and model, no synchronisation) each in a forked process, and fills
-// in the scaling efficiency.
+// in the scaling efficiency. simulate_here() is the same for a process that ends after it (a
+// process pool's child): the run itself needs no fork, only the baseline does, before it.
 #pragma once
 
 #include "sim/engine/trace_selection.h"
@@ -31,6 +32,10 @@ struct SimOptions {
 SimulationResult run_simulation(const Scenario& scenario, const SimOptions& options);
 
 SimulationResult simulate(const Scenario& scenario, const SimOptions& options = {});
+
+// As simulate(), with the run in the calling process, which must not have run an engine and
+// must not run another after it (a fork costs about a tenth of a small run: validate's draws).
+SimulationResult simulate_here(const Scenario& scenario, const SimOptions& options = {});
 
 // The single-GPU version of a scenario used as the scaling baseline.
 Scenario single_gpu_baseline(const Scenario& scenario);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <simgrid/s4u.hpp>
 
 #include "sim/engine/run_context.h"
@@ -117,7 +116,10 @@ void RunContext::step_finished(int rank, int step) {
     simgrid::s4u::Actor::kill_all();  // the caller, the last GPU to finish, returns by itself
     return;
   }
-  if (meter && step == steps() - 1) meter->close_window();
+  if (step == steps() - 1) {
+    if (meter) meter->close_window();
+    sync->steps_over();
+  }
 }
 
 }  // namespace ddpsim
