@@ -73,8 +73,10 @@ int run() {
   if (!build_model(scenario.model, &model, &error))
     throw InputError({scenario.source, 0, 0}, error);
   // Refuse what this machine cannot simulate before building anything (resource_estimate.h).
-  check_resources(scenario, estimate_resources(scenario, build_iteration_plan(scenario, model)),
-                  machine_limits(opts.max_wall > 0 ? 0 : kDefaultWallLimitSeconds));
+  check_resources(
+      scenario,
+      estimate_resources(scenario, build_iteration_plan(scenario, model), opts.headline_only),
+      machine_limits(opts.max_wall > 0 ? 0 : kDefaultWallLimitSeconds));
 
   SimOptions sim;
   std::string trace_error;

@@ -410,8 +410,10 @@ int run() {
   {
     // The time left from each point's estimated cost (with its draws), not the mean point's.
     std::vector<double> costs(plan.points.size(), 0.0);
-    const double runs = 1.0 + (uncertain ? draws.samples : 0);
-    for (size_t i : todo) costs[i] = estimated_run_seconds(plan.points[i].scenario) * runs;
+    const double drawn = uncertain ? draws.samples : 0;
+    for (size_t i : todo)
+      costs[i] = estimated_run_seconds(plan.points[i].scenario) +
+                 drawn * estimated_run_seconds(plan.points[i].scenario, true);
     progress.set_costs(std::move(costs));
   }
   size_t failures = 0;

@@ -26,6 +26,8 @@ constexpr double kPlatformSecondsPerGpu2 = 3.0e-9;
 // max-min solver's shared components grow with the platform).
 constexpr double kSecondsPerEventSmall = 2.5e-6;
 constexpr double kSecondsPerEventPerDoubling = 1.0e-6;  // per doubling of the GPUs above 128
+// Flows in flight at once in those runs: 128 GPUs' flow ring, two out-edges per rank.
+constexpr double kFlowsAtCalibration = 256;
 // What a run holds before its first GPU (libraries, the scenario, the model, SimGrid's engine):
 // peak RSS of a one-GPU run 11.0 MiB in a forked child (`ddpsim bench`, sweep points), 35.2 MiB
 // as `ddpsim simulate` with its output; 22 MiB is within 2x of both (docs/scale.md, "Resource
@@ -49,6 +51,10 @@ double ring_edges_per_rank(const ClusterSpec& c, int channels) {
 struct SyncCost {
   double messages_per_call = 0;  // one all-reduce of one bucket, all ranks
   double sleeps_per_call = 0;    // latency sleeps, all ranks
+  // Of those, the events that re-solve the sharing of every parameter-server flow in flight
+  // (ps_event_factor): all of them when a GPU's pushes cross its PCIe link, which joins its
+  // rings to them; under lanes only the pushes and pulls themselves and their latencies.
+  double joined_per_call = 0;
   std::string description;
 };
 
@@ -82,16 +88,46 @@ SyncCost all_reduce_cost(const Scenario& s, double bucket_bytes) {
   return cost;
 }
 
-SyncCost parameter_server_cost(const Scenario& s, double bucket_bytes) {
+// Partitions of a bucket (ps_partition.h: the last one shorter).
+double ps_chunks(const Scenario& s, double bucket_bytes) {
+  return std::max(1.0, std::ceil(bucket_bytes / s.sync.partition));
+}
+
+// `lanes`: a node's GPUs push and pull as one flow (ps_node_lanes_fit, headline-only runs).
+SyncCost parameter_server_cost(const Scenario& s, double bucket_bytes, bool lanes) {
   const double p = s.cluster.total_gpus();
-  const double chunks = std::max(1.0, std::ceil(bucket_bytes / s.sync.partition));
+  const double senders = lanes ? s.cluster.nodes : p;
+  const double chunks = ps_chunks(s, bucket_bytes);
   SyncCost cost;
-  // Push and pull of every partition by every worker, plus the intra-node rings.
-  cost.messages_per_call = 2 * p * chunks + 2 * p;
-  // A latency per message and a sum per push on the servers.
+  // Push and pull of every partition by every worker (node, under lanes), plus the intra-node
+  // rings.
+  cost.messages_per_call = 2 * senders * chunks + 2 * p;
+  // A latency per message and a sum per GPU's push on the servers.
   cost.sleeps_per_call = cost.messages_per_call + p * chunks;
-  cost.description = "parameter servers: a push and a pull per worker and partition";
+  cost.joined_per_call =
+      lanes ? 2 * 2 * senders * chunks : cost.messages_per_call + cost.sleeps_per_call;
+  cost.description = lanes ? "parameter servers, node lanes: a push and a pull per node and "
+                             "partition"
+                           : "parameter servers: a push and a pull per worker and partition";
   return cost;
+}
+
+// How much dearer than an all-reduce's a joined event (SyncCost) of a parameter-server run is.
+// Each flow that ends re-solves the sharing of every flow joined to it through the NICs, and a
+// worker (a node, under lanes) keeps a push and a pull in flight to every server its partitions
+// go to: 2 x senders x servers flows, where a ring at 128 GPUs, which kSecondsPerEventSmall was
+// measured on, keeps 256. Measured (2026-11-30): 16 colocated servers over TCP at 128 K80s
+// (4,096 flows) 42-45 s with links against 3.1 s estimated without this factor, 1.8 s as a
+// headline-only run (lanes: 512 flows); 128 servers at 128 GPUs (32,768 flows) 473 s against
+// 3.1 s (docs/performance.md, "The resource guard's estimate").
+double ps_event_factor(const Scenario& s, const IterationPlan& plan, bool lanes) {
+  const double senders = lanes ? s.cluster.nodes : s.cluster.total_gpus();
+  const int servers =
+      s.sync.ps.servers + (s.sync.ps.placement == PsPlacement::kByteps ? s.cluster.nodes : 0);
+  double partitions = 0;
+  for (const Bucket& bucket : plan.buckets) partitions += ps_chunks(s, bucket.bytes);
+  const double flows = 2 * senders * std::min<double>(servers, partitions);
+  return std::max(1.0, flows / kFlowsAtCalibration);
 }
 
 // A sharded step's collectives (sharded_worker.cpp), counted once for every use in the estimate
@@ -157,7 +193,7 @@ std::string human_bytes(double b) {
 
 namespace {
 
-ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
+ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan, bool lanes) {
   ResourceEstimate e;
   const ClusterSpec& c = s.cluster;
   const double p = c.total_gpus();
@@ -168,12 +204,14 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
   int64_t per_gpu = 1;
   int64_t extra = 0;
   if (s.sync.strategy == SyncStrategy::kParameterServer) {
-    // A sink, the intra-node reduce and gather (g > 1), and the connection senders busy at once:
-    // one per server on average (a push and a pull connection per server, about half busy).
+    // The intra-node reduce and gather (g > 1), and the connection senders busy at once (idle
+    // ones wait in a pool): one per server and worker (node, under lanes) on average (a push and
+    // a pull connection each, about half busy). Per server, its engine threads.
     const int servers =
         s.sync.ps.servers + (s.sync.ps.placement == PsPlacement::kByteps ? c.nodes : 0);
-    per_gpu += 1 + (c.gpus_per_node > 1 ? 2 : 0) + servers;
-    extra += static_cast<int64_t>(servers) * (1 + s.sync.ps.server_threads);
+    per_gpu += c.gpus_per_node > 1 ? 2 : 0;
+    extra += static_cast<int64_t>(servers) *
+             (s.sync.ps.server_threads + (lanes ? c.nodes : c.total_gpus()));
   } else {
     per_gpu += 1;  // the all-reduce stream (sharded: the shard group's FIFO)
     if (s.sync.sharding.strategy == Sharding::kHybrid) per_gpu += 1;  // the FIFO across nodes
@@ -182,7 +220,7 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
   e.actors = per_gpu * e.gpus + extra + 1;  // + a --max-wall watchdog
 
   // Messages: every bucket is synchronised once per optimizer step (local SGD: once per period).
-  double messages = 0, sleeps = 0;
+  double messages = 0, sleeps = 0, joined = 0;
   const double micro = s.training.gradient_accumulation;
   const ShardedCalls sharded = sharded_calls(s, plan);
   if (s.sync.sharding.strategy != Sharding::kNone) {
@@ -202,10 +240,11 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
   for (const Bucket& bucket : plan.buckets) {
     if (s.sync.sharding.strategy != Sharding::kNone) break;
     const SyncCost cost = s.sync.strategy == SyncStrategy::kParameterServer
-                              ? parameter_server_cost(s, bucket.bytes)
+                              ? parameter_server_cost(s, bucket.bytes, lanes)
                               : all_reduce_cost(s, bucket.bytes);
     messages += cost.messages_per_call;
     sleeps += cost.sleeps_per_call;
+    joined += cost.joined_per_call;
     e.sync_cost = cost.description;
   }
   if (plan.buckets.empty()) e.sync_cost = "no gradients: no communication";
@@ -231,7 +270,10 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
   e.platform_seconds = kPlatformSecondsPerGpu * p + kPlatformSecondsPerGpu2 * p * p;
   const double per_event =
       kSecondsPerEventSmall + kSecondsPerEventPerDoubling * std::max(0.0, std::log2(p / 128));
-  e.wall_seconds = e.platform_seconds + per_event * e.events_per_step * s.training.iterations;
+  const double factor =
+      s.sync.strategy == SyncStrategy::kParameterServer ? ps_event_factor(s, plan, lanes) : 1.0;
+  const double weighted_events = e.events_per_step + (factor - 1) * joined;
+  e.wall_seconds = e.platform_seconds + per_event * weighted_events * s.training.iterations;
 
   double slowest = 1;
   if (s.stragglers.kind == StragglerKind::kUniform) slowest = s.stragglers.max;
@@ -256,17 +298,20 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan) {
 
 }  // namespace
 
-ResourceEstimate estimate_resources(const Scenario& stated, const IterationPlan& plan) {
+ResourceEstimate estimate_resources(const Scenario& stated, const IterationPlan& plan,
+                                    bool headline_only) {
   const Scenario s = effective_scenario(stated);
-  const ScopeDecision scope = decide_scope(s);
+  const ScopeDecision scope = decide_scope(s, headline_only);
+  const bool lanes =
+      headline_only && s.simulation.scope == SimulationScope::kAuto && ps_node_lanes_fit(s);
   int slice = 0;
   if (!scope.symmetric) {
-    ResourceEstimate e = estimate_run(s, plan);
+    ResourceEstimate e = estimate_run(s, plan, lanes);
     e.scope = scope.note;
     e.symmetric_fits = symmetry_obstacle(s, &slice).empty();
     return e;
   }
-  ResourceEstimate e = estimate_run(slice_scenario(s, scope.slice_nodes), plan);
+  ResourceEstimate e = estimate_run(slice_scenario(s, scope.slice_nodes), plan, lanes);
   e.gpus = s.cluster.total_gpus();
   e.scope = scope.note;
   e.symmetric_fits = true;

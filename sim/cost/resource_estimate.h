@@ -55,8 +55,11 @@ std::string simulated_clock_overflow(double simulated_seconds, bool before_run);
 
 // Pure: depends on the scenario and its iteration plan (bucket count) only. Under the symmetric
 // scope (decide_scope) it estimates the slice that runs. Throws InputError where
-// simulation.scope forces symmetric on a scenario it does not fit.
-ResourceEstimate estimate_resources(const Scenario& scenario, const IterationPlan& plan);
+// simulation.scope forces symmetric on a scenario it does not fit. `headline_only`: a run
+// without links or trace (an uncertainty draw, simulate --headline-only), which folds at any
+// size and merges a node's parameter-server flows where that is exact.
+ResourceEstimate estimate_resources(const Scenario& scenario, const IterationPlan& plan,
+                                    bool headline_only = false);
 
 // The limits of this machine: actors from /proc/sys/vm/max_map_count, memory from the physical
 // memory, and `max_wall_seconds` as given.

@@ -4,6 +4,7 @@
 // live beside it (ps_engine.h lists them).
 #include <stdexcept>
 
+#include "sim/cost/symmetry.h"
 #include "sim/engine/ps_engine.h"
 
 namespace ddpsim {
@@ -23,11 +24,10 @@ PsSync::PsSync(RunContext* ctx, std::vector<PsServerPlace> servers, int mixed_co
       priority_(s_.sync.schedule == CommSchedule::kPriority),
       forward_pulls_(s_.sync.ps.pull == PsPull::kForward) {
   // Node lanes (ps_engine.h) where every flow crossing a NIC is a parameter server's, grouped
-  // by node: synchronous servers (asynchronous ones pace each GPU on its own), one NIC per node
-  // (the CPU's), no storage reads over the network. Forward pulls go out when the node's last
+  // by node (ps_node_lanes_fit: asynchronous servers pace each GPU on its own, a second NIC or a
+  // store read over the network breaks the grouping). Forward pulls go out when the node's last
   // GPU asks for them (its all-gather waits for that GPU's pulls anyway).
-  lanes_ = ctx->node_lanes && g_ > 1 && s_.sync.ps.mode == PsMode::kSync &&
-           pf_.spec.nic.count == 1 && !pf_.extras.shared_storage;
+  lanes_ = ctx->node_lanes && ps_node_lanes_fit(s_);
   ctx->node_lanes_ran = lanes_;
   static int instances = 0;
   prefix_ = "ps" + std::to_string(instances++) + ":";

@@ -19,8 +19,10 @@ namespace ddpsim {
 std::vector<SimulationResult> run_scenarios(const std::vector<Scenario>& scenarios, int jobs,
                                             const std::string& progress = "");
 
-// One run's estimated wall time (the resource guard's, sim/cost/resource_estimate.h); 0 when
-// the scenario cannot be estimated (its run will say why).
-double estimated_run_seconds(const Scenario& scenario);
+// One run's estimated wall time in a forked child (the resource guard's estimate,
+// sim/cost/resource_estimate.h, and the run's fixed cost); `headline_only` for a draw (no links,
+// no trace: it may fold or merge flows). 0 when the scenario cannot be estimated (its run will
+// say why).
+double estimated_run_seconds(const Scenario& scenario, bool headline_only = false);
 
 }  // namespace ddpsim
