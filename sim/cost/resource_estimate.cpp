@@ -88,12 +88,17 @@ SyncCost all_reduce_cost(const Scenario& s, double bucket_bytes) {
   return cost;
 }
 
+// Servers: the stated ones, and under the byteps placement a CPU server on every node too.
+int ps_servers(const Scenario& s) {
+  return s.sync.ps.servers + (s.sync.ps.placement == PsPlacement::kByteps ? s.cluster.nodes : 0);
+}
+
 // Partitions of a bucket (ps_partition.h: the last one shorter).
 double ps_chunks(const Scenario& s, double bucket_bytes) {
   return std::max(1.0, std::ceil(bucket_bytes / s.sync.partition));
 }
 
-// `lanes`: a node's GPUs push and pull as one flow (ps_node_lanes_fit, headline-only runs).
+// `lanes`: a node's GPUs push and pull as one flow (ps_node_lanes).
 SyncCost parameter_server_cost(const Scenario& s, double bucket_bytes, bool lanes) {
   const double p = s.cluster.total_gpus();
   const double senders = lanes ? s.cluster.nodes : p;
@@ -122,8 +127,7 @@ SyncCost parameter_server_cost(const Scenario& s, double bucket_bytes, bool lane
 // 3.1 s (docs/performance.md, "The resource guard's estimate").
 double ps_event_factor(const Scenario& s, const IterationPlan& plan, bool lanes) {
   const double senders = lanes ? s.cluster.nodes : s.cluster.total_gpus();
-  const int servers =
-      s.sync.ps.servers + (s.sync.ps.placement == PsPlacement::kByteps ? s.cluster.nodes : 0);
+  const int servers = ps_servers(s);
   double partitions = 0;
   for (const Bucket& bucket : plan.buckets) partitions += ps_chunks(s, bucket.bytes);
   const double flows = 2 * senders * std::min<double>(servers, partitions);
@@ -207,8 +211,7 @@ ResourceEstimate estimate_run(const Scenario& s, const IterationPlan& plan, bool
     // The intra-node reduce and gather (g > 1), and the connection senders busy at once (idle
     // ones wait in a pool): one per server and worker (node, under lanes) on average (a push and
     // a pull connection each, about half busy). Per server, its engine threads.
-    const int servers =
-        s.sync.ps.servers + (s.sync.ps.placement == PsPlacement::kByteps ? c.nodes : 0);
+    const int servers = ps_servers(s);
     per_gpu += c.gpus_per_node > 1 ? 2 : 0;
     extra += static_cast<int64_t>(servers) *
              (s.sync.ps.server_threads + (lanes ? c.nodes : c.total_gpus()));
@@ -302,8 +305,7 @@ ResourceEstimate estimate_resources(const Scenario& stated, const IterationPlan&
                                     bool headline_only) {
   const Scenario s = effective_scenario(stated);
   const ScopeDecision scope = decide_scope(s, headline_only);
-  const bool lanes =
-      headline_only && s.simulation.scope == SimulationScope::kAuto && ps_node_lanes_fit(s);
+  const bool lanes = ps_node_lanes(s, headline_only);
   int slice = 0;
   if (!scope.symmetric) {
     ResourceEstimate e = estimate_run(s, plan, lanes);

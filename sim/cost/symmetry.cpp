@@ -167,8 +167,9 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes) {
   return "";
 }
 
-bool ps_node_lanes_fit(const Scenario& s) {
-  return s.sync.strategy == SyncStrategy::kParameterServer && s.cluster.gpus_per_node > 1 &&
+bool ps_node_lanes(const Scenario& s, bool headline_only) {
+  return headline_only && s.simulation.scope == SimulationScope::kAuto &&
+         s.sync.strategy == SyncStrategy::kParameterServer && s.cluster.gpus_per_node > 1 &&
          s.sync.ps.mode == PsMode::kSync && s.cluster.nic.count == 1 &&
          (s.data.synthetic || s.data.storage != StorageKind::kShared);
 }

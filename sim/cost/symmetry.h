@@ -43,11 +43,12 @@ std::string symmetry_obstacle(const Scenario& s, int* slice_nodes);
 // and no trace (an uncertainty draw), so auto folds at any size.
 ScopeDecision decide_scope(const Scenario& s, bool headline_only = false);
 
-// Whether a headline-only run under scope auto sends each node's parameter-server slices as one
-// flow (node lanes, sim/engine/ps_engine.h): synchronous servers, more than one GPU per node, one
-// NIC per node (the CPU's) and no store read over the network, so that every flow crossing a
-// NIC is a parameter server's, grouped by node (docs/scale.md, "Node lanes").
-bool ps_node_lanes_fit(const Scenario& s);
+// Whether a run sends each node's parameter-server slices as one flow (node lanes,
+// sim/engine/ps_engine.h): a headline-only run under scope auto, with synchronous servers, more
+// than one GPU per node, one NIC per node (the CPU's) and no store read over the network, so
+// that every flow crossing a NIC is a parameter server's, grouped by node (docs/scale.md, "Node
+// lanes"). The engine and the resource estimate both ask this.
+bool ps_node_lanes(const Scenario& s, bool headline_only);
 
 // What the slice's bytes on fabric links (leaf uplinks and downlinks) are multiplied by to stand
 // for the cluster's: its GPUs over the slice's, as every other total, except for a slice of cut

@@ -24,10 +24,10 @@ PsSync::PsSync(RunContext* ctx, std::vector<PsServerPlace> servers, int mixed_co
       priority_(s_.sync.schedule == CommSchedule::kPriority),
       forward_pulls_(s_.sync.ps.pull == PsPull::kForward) {
   // Node lanes (ps_engine.h) where every flow crossing a NIC is a parameter server's, grouped
-  // by node (ps_node_lanes_fit: asynchronous servers pace each GPU on its own, a second NIC or a
+  // by node (ps_node_lanes: asynchronous servers pace each GPU on its own, a second NIC or a
   // store read over the network breaks the grouping). Forward pulls go out when the node's last
   // GPU asks for them (its all-gather waits for that GPU's pulls anyway).
-  lanes_ = ctx->node_lanes && ps_node_lanes_fit(s_);
+  lanes_ = ctx->node_lanes;
   ctx->node_lanes_ran = lanes_;
   static int instances = 0;
   prefix_ = "ps" + std::to_string(instances++) + ":";

@@ -298,7 +298,7 @@ SimulationResult run_simulation(const Scenario& stated, const SimOptions& option
     if (scenario.training.iterations == 1) ctx.meter->keep_details_from_now();
   }
   ctx.transport = std::make_unique<Transport>(platform, &ctx.traffic, ctx.meter.get());
-  ctx.node_lanes = headline_only && full.simulation.scope == SimulationScope::kAuto;
+  ctx.node_lanes = ps_node_lanes(full, headline_only);
   ctx.workers.resize(scenario.cluster.total_gpus());
   if (plan.compute.overlap_slowdown != 1.0)
     ctx.interference = std::make_unique<ComputeInterference>(scenario.cluster.total_gpus(),
