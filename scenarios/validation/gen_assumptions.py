@@ -33,6 +33,10 @@ EFA_LATENCY = "30us"      # AWS EFA through the aws-ofi-nccl plugin (2019), per 
 ITERATIONS = 3            # simulated optimizer steps; the first is warmup
 HOROVOD_FUSION = "64MiB"  # HOROVOD_FUSION_THRESHOLD default before Horovod 0.21 (the 2019-20 NGC
 HOROVOD_CYCLE = "5ms"     # containers); HOROVOD_CYCLE_TIME default before 0.21 (operations.cc)
+# MXNet's distributed kvstore spreads an array of more than MXNET_KVSTORE_BIGARRAY_BOUND
+# (1,000,000) elements over all servers and sends a smaller one whole (src/kvstore/kvstore_dist.h):
+# fp32 pieces of at most 4,000,000 bytes.
+MXNET_BIGARRAY_BOUND = "4000000B"
 TF_WHOLE_VARIABLE = "2GiB"  # tf_cnn_benchmarks sets no partitioner: a variable moves whole
 DDP_BUCKET = "25MiB"      # PyTorch DDP bucket_cap_mb default
 # Compute slowdown while NCCL kernels run on the same GPU (compute.overlap_slowdown): NCCL's

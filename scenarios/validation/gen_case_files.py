@@ -58,6 +58,9 @@ SOURCES = {
               "<date>.txt (commit aa5addb6, Lambda's run logs behind its pytorch-train-throughput "
               "tables; NVIDIA DeepLearningExamples ResNet-50 v1.5 'Summary: ... train.total_ips' "
               "and BERT-base SQuAD 'training throughput' / 'training_sequences_per_second')",
+    "MXLSC": "apache/mxnet docs/tutorials/vision/large_scale_classification.md, section "
+             "'Scalability' (commit 013965b8, May 2017; MXNet with CUDA 7.5, cuDNN 5.1 on up to "
+             "16 P2.16xlarge)",
     "BUG": "e-bug/distributed-tensorflow-benchmarks report/source/benchmarks.tex (Bugliarello, "
            "'Distributed TensorFlow: a performance evaluation', ETH Zurich / CSCS report, "
            "September 2017; TF 1.1, tf_cnn_benchmarks)",

@@ -48,6 +48,15 @@ FRAMEWORKS = {
              "on the least-loaded server (ParamServerDeviceSetter); the servers apply the update",
         sync=dict(strategy="ps", algorithm="ring", bucket_cap="0", overlap="false",
                   partition=TF_WHOLE_VARIABLE)),
+    "mxnet-ps": dict(
+        desc="MXNet kvstore dist_device_sync (ps-lite over TCP, ZeroMQ): each machine first sums "
+             "its GPUs' gradients on the GPUs (device kvstore), then pushes one copy to the "
+             "servers, which apply the update (update_on_kvstore) and are pulled as soon as they "
+             "have; the dependency engine pushes each gradient array as backward produces it "
+             "(overlap: true, one key per array); arrays over MXNET_KVSTORE_BIGARRAY_BOUND "
+             "elements are spread over every server",
+        sync=dict(strategy="ps", algorithm="ring", bucket_cap="0", overlap="true",
+                  partition=MXNET_BIGARRAY_BOUND)),
 }
 # NCCL ring everywhere: the multi-node NCCL rows are ring-bound (busbw ~ the NICs' bandwidth;
 # a tree would exceed it at 2 nodes), see docs/model-assumptions.md.

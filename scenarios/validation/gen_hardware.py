@@ -107,6 +107,14 @@ HARDWARE = {
         gpu="k80", gpus=1, kind="pcie", link_rate=0.0, links={}, pcie_line=15.75,
         cores=4, nics=1, nic_gbps=10, nic_kind="Ethernet (TCP)", nic_latency=TCP_LATENCY,
         transport="tcp"),
+    "p2.16xlarge": dict(
+        desc="AWS p2.16xlarge: 16 GK210 GPUs on 8 K80 boards (two GPUs share a board's PCIe gen3 "
+             "x16 through its PLX switch; no NVLink), 64 vCPUs, 20 Gb/s Ethernet (the source: "
+             "'connected by 20 Gbps ethernet'); the switches between the boards and the two "
+             "sockets are not modelled, as for the p2.8xlarge",
+        gpu="k80", gpus=16, kind="pcie", link_rate=0.0, links={}, pcie_line=15.75,
+        switch=(2, 15.75), cores=64, nics=1, nic_gbps=20, nic_kind="Ethernet (TCP)",
+        nic_latency=TCP_LATENCY, transport="tcp"),
 }
 
 

@@ -23,6 +23,7 @@ sys.dont_write_bytecode = True  # no __pycache__ beside the scenarios
 from gen_case_files import HERE, WRITTEN  # noqa: E402
 from gen_cases_collectives import nccl  # noqa: E402
 from gen_cases_llm_foundry import llm_foundry  # noqa: E402
+from gen_cases_mxnet import mxnet_large_scale  # noqa: E402
 from gen_cases_pytorch import bert_dle, ptddpb, resnet50_dle, transformer_dle, wgp  # noqa: E402
 from gen_cases_lambda import lambda_bert_base_squad, lambda_resnet50  # noqa: E402
 from gen_cases_tensorflow import (bugliarello, tensorpack_multigpu, tf_benchmarks,  # noqa: E402
@@ -44,6 +45,7 @@ def main():
     lambda_bert_base_squad()
     nccl()
     llm_foundry()
+    mxnet_large_scale()
     # A case renamed or dropped from the table must not linger as a stale file.
     for folder in {os.path.dirname(p) for p in WRITTEN}:
         for name in os.listdir(folder):
