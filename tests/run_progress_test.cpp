@@ -2,12 +2,13 @@
 // total and the time left from the estimated cost of the runs left, not the mean of those done;
 // plain lines when stderr is not a terminal (checked here through a file), one line redrawn in
 // place (\r) on a terminal.
+#include "sim/sweep/run_progress.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <string>
-
-#include "sim/sweep/run_progress.h"
+#include <vector>
 
 namespace ddpsim {
 namespace {
@@ -37,6 +38,28 @@ TEST(RunProgress, TimeLeftFollowsTheEstimatedCostOfTheRunsLeft) {
             "draws: 2/4 runs, elapsed 0:02, left 0:11\n"
             "draws: 3/4 runs, elapsed 0:03, left 0:10\n"
             "draws: 4/4 runs, elapsed 0:33, left 0:00\n");
+  std::fclose(f);
+}
+
+// Two processes: a run estimated at 41 s started first and is still running on one of them while
+// the other went through ten 1-s runs in 10 s. Elapsed time over the cost done would price the
+// cost left (41 + 9) at 1 s per second: 50 s. Each run's own time gives the pace per process
+// (1 s per estimated second) and two processes share what is left: 25 s.
+TEST(RunProgress, RunsInParallelArePacedByTheirOwnTimes) {
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  std::vector<double> costs(20, 1.0);
+  costs[0] = 41;
+  RunProgress p("validate", costs, false, f);
+  p.set_jobs(2);
+  for (size_t i = 1; i <= 10; ++i) p.run_done(i, static_cast<double>(i), 1.0);
+  EXPECT_NE(contents(f).find("validate: 10/20 runs, elapsed 0:10, left 0:25\n"), std::string::npos)
+      << contents(f);
+  // The pure rule: the runs left share the processes; one run left has one.
+  EXPECT_DOUBLE_EQ(time_left(10, 50, 10, 10, 2, 11), 25);
+  EXPECT_DOUBLE_EQ(time_left(10, 40, 10, 10, 2, 1), 40);
+  EXPECT_DOUBLE_EQ(time_left(10, 50, 10, 0, 2, 11), 50);  // own times unknown: elapsed
+  EXPECT_DOUBLE_EQ(time_left(0, 50, 10, 10, 2, 11), -1);
   std::fclose(f);
 }
 

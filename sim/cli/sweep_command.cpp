@@ -421,6 +421,7 @@ int run() {
   PoolOptions pool;
   pool.jobs = resolve_jobs(opts.jobs);
   pool.close_in_child = {store.lock_fd()};
+  progress.set_jobs(pool.jobs);
   pool.stop = &g_stop;
   run_in_processes(
       todo, pool,
@@ -467,7 +468,7 @@ int run() {
                    ": FAILED: " + error;
             ++failures;
           }
-          progress.point_done(line, i);
+          progress.point_done(line, i, outcome.wall_seconds);
         }
         // Rewriting the whole CSV per point is cheap for ordinary sweeps; very long ones
         // rewrite at most once a second (the point files keep every result meanwhile).

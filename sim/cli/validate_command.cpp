@@ -345,6 +345,7 @@ int run() {
   }
   RunProgress progress(uncertain ? "validate (nominal runs and draws)" : "validate", task_cost,
                        stderr_is_terminal(), stderr);
+  progress.set_jobs(pool.jobs);
   run_in_processes(
       tasks, pool,
       [&](size_t task) {
@@ -368,7 +369,7 @@ int run() {
       [&](const TaskOutcome& outcome) {
         const size_t i = outcome.task / per_scenario;
         if (outcome.exit_code != 0 && !failures.count(i)) failures[i] = outcome.error;
-        progress.run_done(position.at(outcome.task));
+        progress.run_took(position.at(outcome.task), outcome.wall_seconds);
       },
       [] {});
   progress.finish();

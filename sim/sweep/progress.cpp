@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "sim/sweep/run_progress.h"
+
 namespace ddpsim {
 
 SweepProgress::SweepProgress(size_t total, size_t already_done, bool terminal, std::FILE* out)
@@ -38,8 +40,8 @@ void SweepProgress::set_costs(std::vector<double> costs) {
 }
 
 double SweepProgress::seconds_left() const {
-  if (costs_.empty() || cost_done_ <= 0) return -1;
-  return elapsed() / cost_done_ * std::max(cost_total_ - cost_done_, 0.0);
+  if (costs_.empty()) return -1;
+  return time_left(cost_done_, cost_total_ - cost_done_, elapsed(), busy_, jobs_, total_ - done_);
 }
 
 std::string SweepProgress::format_bar(size_t done, size_t total, size_t done_this_run,
@@ -66,10 +68,11 @@ void SweepProgress::draw_bar() {
   std::fflush(out_);
 }
 
-void SweepProgress::point_done(const std::string& description, size_t point) {
+void SweepProgress::point_done(const std::string& description, size_t point, double run_seconds) {
   ++done_;
   ++done_this_run_;
   if (point < costs_.size()) cost_done_ += std::max(costs_[point], 0.0);
+  if (run_seconds > 0) busy_ += run_seconds;
   if (terminal_) {
     std::fprintf(out_, "\r\033[K%s\n", description.c_str());
     draw_bar();

@@ -19,10 +19,13 @@ class SweepProgress {
 
   // Each point's estimated cost (any scale), by the index point_done is given.
   void set_costs(std::vector<double> costs);
-  // A point finished (ok or failed); `point`: its index in set_costs (ignored without costs).
-  void point_done(const std::string& description, size_t point = 0);
-  void tick();                                      // redraw the bar (terminal only)
-  void finish();                                    // leave the bar's last state on its own line
+  // Points run `jobs` at a time, each in its own process (default 1).
+  void set_jobs(int jobs) { jobs_ = jobs; }
+  // A point finished (ok or failed); `point`: its index in set_costs (ignored without costs);
+  // `run_seconds`: how long it took in its own process, when known (time_left, run_progress.h).
+  void point_done(const std::string& description, size_t point = 0, double run_seconds = -1);
+  void tick();    // redraw the bar (terminal only)
+  void finish();  // leave the bar's last state on its own line
 
   // "1:02:03" or "2:03": for bars and messages.
   static std::string format_duration(double seconds);
@@ -38,6 +41,8 @@ class SweepProgress {
 
   std::vector<double> costs_;
   double cost_done_ = 0, cost_total_ = 0;
+  double busy_ = 0;  // the points done's own seconds (0: not reported)
+  int jobs_ = 1;
 
   size_t total_, done_, done_this_run_ = 0;
   bool terminal_;

@@ -27,18 +27,26 @@ RunProgress::RunProgress(std::string label, std::vector<double> costs, bool term
 
 std::string RunProgress::format_line(const std::string& label, size_t done, size_t total,
                                      double elapsed, double cost_done, double cost_left) {
+  return line_with(label, done, total, elapsed,
+                   time_left(cost_done, cost_left, elapsed, 0, 1, total - done));
+}
+
+std::string RunProgress::line_with(const std::string& label, size_t done, size_t total,
+                                   double elapsed, double seconds_left) {
   std::string left = "?";
   if (done >= total)
     left = "0:00";
-  else if (done > 0 && cost_done > 0)
-    left = SweepProgress::format_duration(elapsed / cost_done * cost_left);
+  else if (done > 0 && seconds_left >= 0)
+    left = SweepProgress::format_duration(seconds_left);
   return label + ": " + std::to_string(done) + "/" + std::to_string(total) + " runs, elapsed " +
          SweepProgress::format_duration(elapsed) + ", left " + left;
 }
 
 void RunProgress::write(double elapsed) {
-  const std::string line = format_line(label_, done_, costs_.size(), elapsed, cost_done_,
-                                       cost_total_ - cost_done_);
+  const size_t left = costs_.size() - done_;
+  const std::string line =
+      line_with(label_, done_, costs_.size(), elapsed,
+                time_left(cost_done_, cost_total_ - cost_done_, elapsed, busy_, jobs_, left));
   if (terminal_)
     std::fprintf(out_, "\r\033[K%s", line.c_str());
   else
@@ -51,11 +59,18 @@ void RunProgress::run_done(size_t index) {
            std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
 }
 
-void RunProgress::run_done(size_t index, double elapsed) {
+void RunProgress::run_took(size_t index, double run_seconds) {
+  run_done(index,
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(),
+           run_seconds);
+}
+
+void RunProgress::run_done(size_t index, double elapsed, double run_seconds) {
   if (index >= finished_.size() || finished_[index]) return;
   finished_[index] = true;
   ++done_;
   cost_done_ += costs_[index];
+  if (run_seconds > 0) busy_ += run_seconds;
   if (terminal_) {
     write(elapsed);
     return;
@@ -73,6 +88,16 @@ void RunProgress::finish() {
     std::fprintf(out_, "\n");
     std::fflush(out_);
   }
+}
+
+double time_left(double cost_done, double cost_left, double elapsed, double busy, int jobs,
+                 size_t runs_left) {
+  if (cost_done <= 0) return -1;
+  cost_left = std::max(cost_left, 0.0);
+  if (busy <= 0) return elapsed / cost_done * cost_left;
+  const double sharing = static_cast<double>(
+      std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(jobs, 1)), runs_left)));
+  return busy / cost_done * cost_left / sharing;
 }
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) != 0; }

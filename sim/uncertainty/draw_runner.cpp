@@ -57,6 +57,7 @@ std::vector<SimulationResult> run_scenarios(const std::vector<Scenario>& scenari
     std::vector<double> costs;
     for (const Scenario& s : scenarios) costs.push_back(estimated_run_seconds(s, true));
     shown = std::make_unique<RunProgress>(progress, std::move(costs), stderr_is_terminal(), stderr);
+    shown->set_jobs(jobs);
   }
   if (jobs <= 1 || scenarios.size() <= 1) {
     for (size_t i = 0; i < scenarios.size(); ++i) {
@@ -89,7 +90,7 @@ std::vector<SimulationResult> run_scenarios(const std::vector<Scenario>& scenari
           failure = outcome.error;
           failure_code = outcome.exit_code;
         }
-        if (shown) shown->run_done(outcome.task);
+        if (shown) shown->run_took(outcome.task, outcome.wall_seconds);
       },
       [] {});
   if (shown) shown->finish();
