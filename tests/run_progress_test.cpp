@@ -63,6 +63,22 @@ TEST(RunProgress, RunsInParallelArePacedByTheirOwnTimes) {
   std::fclose(f);
 }
 
+// Runs of one group (a scenario's draws) cost alike, and one group priced far off must not set
+// the others' pace: group A was estimated at 9 s a run and takes 1 s, B and C as estimated. A's
+// run left costs A's 1 s; D, not yet seen, its 4 estimated seconds at the median pace (1, B's and
+// C's), not at the pace of everything done (4 s for 12 estimated: 1.3 s). Two processes.
+TEST(RunProgress, ARunLeftCostsWhatItsGroupTookAndOthersTheMedianPace) {
+  const std::vector<double> costs = {9, 9, 1, 2, 4};
+  const std::vector<size_t> groups = {0, 0, 1, 2, 3};
+  EXPECT_DOUBLE_EQ(time_left_by_group(costs, groups, {1, -1, 1, 2, -1}, 2), (1 + 4) / 2.0);
+  // One process: the sum.
+  EXPECT_DOUBLE_EQ(time_left_by_group(costs, groups, {1, -1, 1, 2, -1}, 1), 5);
+  // No groups: every run its own; the median pace of A (1/9), B and C (1) is 1.
+  EXPECT_DOUBLE_EQ(time_left_by_group(costs, {}, {1, -1, 1, 2, -1}, 1), 9 + 4);
+  EXPECT_DOUBLE_EQ(time_left_by_group(costs, groups, {-1, -1, -1, -1, -1}, 2), -1);
+  EXPECT_DOUBLE_EQ(time_left_by_group(costs, groups, {1, 1, 1, 2, 4}, 2), 0);
+}
+
 TEST(RunProgress, PlainLinesComeOncePerTenthOfTheRuns) {
   std::FILE* f = std::tmpfile();
   ASSERT_NE(f, nullptr);

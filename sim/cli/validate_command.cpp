@@ -346,6 +346,12 @@ int run() {
   RunProgress progress(uncertain ? "validate (nominal runs and draws)" : "validate", task_cost,
                        stderr_is_terminal(), stderr);
   progress.set_jobs(pool.jobs);
+  {
+    // A scenario's draws cost alike; its nominal run (links, no fold) is a group of its own.
+    std::vector<size_t> groups;
+    for (size_t t : tasks) groups.push_back(2 * (t / per_scenario) + (t % per_scenario ? 1 : 0));
+    progress.set_groups(std::move(groups));
+  }
   run_in_processes(
       tasks, pool,
       [&](size_t task) {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "sim/sweep/progress.h"
@@ -14,6 +15,7 @@ RunProgress::RunProgress(std::string label, std::vector<double> costs, bool term
     : label_(std::move(label)),
       costs_(std::move(costs)),
       finished_(costs_.size(), false),
+      own_(costs_.size(), -1.0),
       terminal_(terminal),
       out_(out),
       started_(std::chrono::steady_clock::now()) {
@@ -43,10 +45,10 @@ std::string RunProgress::line_with(const std::string& label, size_t done, size_t
 }
 
 void RunProgress::write(double elapsed) {
-  const size_t left = costs_.size() - done_;
-  const std::string line =
-      line_with(label_, done_, costs_.size(), elapsed,
-                time_left(cost_done_, cost_total_ - cost_done_, elapsed, busy_, jobs_, left));
+  const double seconds_left = busy_ > 0 ? time_left_by_group(costs_, groups_, own_, jobs_)
+                                        : time_left(cost_done_, cost_total_ - cost_done_, elapsed,
+                                                    0, 1, costs_.size() - done_);
+  const std::string line = line_with(label_, done_, costs_.size(), elapsed, seconds_left);
   if (terminal_)
     std::fprintf(out_, "\r\033[K%s", line.c_str());
   else
@@ -70,7 +72,10 @@ void RunProgress::run_done(size_t index, double elapsed, double run_seconds) {
   finished_[index] = true;
   ++done_;
   cost_done_ += costs_[index];
-  if (run_seconds > 0) busy_ += run_seconds;
+  if (run_seconds > 0) {
+    busy_ += run_seconds;
+    own_[index] = run_seconds;
+  }
   if (terminal_) {
     write(elapsed);
     return;
@@ -98,6 +103,42 @@ double time_left(double cost_done, double cost_left, double elapsed, double busy
   const double sharing = static_cast<double>(
       std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(jobs, 1)), runs_left)));
   return busy / cost_done * cost_left / sharing;
+}
+
+double time_left_by_group(const std::vector<double>& costs, const std::vector<size_t>& groups,
+                          const std::vector<double>& run_seconds, int jobs) {
+  auto group_of = [&](size_t i) { return groups.empty() ? i : groups[i]; };
+  struct Seen {
+    double seconds = 0, cost = 0;
+    int runs = 0;
+  };
+  std::map<size_t, Seen> seen;
+  size_t left = 0;
+  for (size_t i = 0; i < costs.size(); ++i) {
+    if (run_seconds[i] < 0) {
+      ++left;
+      continue;
+    }
+    Seen& g = seen[group_of(i)];
+    g.seconds += run_seconds[i];
+    g.cost += costs[i];
+    ++g.runs;
+  }
+  std::vector<double> paces;
+  for (const auto& [group, g] : seen)
+    if (g.cost > 0) paces.push_back(g.seconds / g.cost);
+  if (paces.empty()) return -1;
+  std::sort(paces.begin(), paces.end());
+  const size_t n = paces.size();
+  const double pace = n % 2 ? paces[n / 2] : (paces[n / 2 - 1] + paces[n / 2]) / 2;
+  double seconds = 0;
+  for (size_t i = 0; i < costs.size(); ++i) {
+    if (run_seconds[i] >= 0) continue;
+    const auto it = seen.find(group_of(i));
+    seconds += it != seen.end() ? it->second.seconds / it->second.runs : costs[i] * pace;
+  }
+  const size_t sharing = std::max<size_t>(1, std::min<size_t>(std::max(jobs, 1), left));
+  return seconds / static_cast<double>(sharing);
 }
 
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) != 0; }
