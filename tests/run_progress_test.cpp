@@ -2,13 +2,13 @@
 // total and the time left from the estimated cost of the runs left, not the mean of those done;
 // plain lines when stderr is not a terminal (checked here through a file), one line redrawn in
 // place (\r) on a terminal.
-#include "sim/sweep/run_progress.h"
-
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include "sim/sweep/run_progress.h"
 
 namespace ddpsim {
 namespace {

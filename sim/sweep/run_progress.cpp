@@ -45,9 +45,11 @@ std::string RunProgress::line_with(const std::string& label, size_t done, size_t
 }
 
 void RunProgress::write(double elapsed) {
-  const double seconds_left = busy_ > 0 ? time_left_by_group(costs_, groups_, own_, jobs_)
-                                        : time_left(cost_done_, cost_total_ - cost_done_, elapsed,
-                                                    0, 1, costs_.size() - done_);
+  // From the runs' own times where they were reported, else from elapsed time.
+  double seconds_left = time_left_by_group(costs_, groups_, own_, jobs_);
+  if (seconds_left < 0)
+    seconds_left =
+        time_left(cost_done_, cost_total_ - cost_done_, elapsed, 0, 1, costs_.size() - done_);
   const std::string line = line_with(label_, done_, costs_.size(), elapsed, seconds_left);
   if (terminal_)
     std::fprintf(out_, "\r\033[K%s", line.c_str());
@@ -56,10 +58,7 @@ void RunProgress::write(double elapsed) {
   std::fflush(out_);
 }
 
-void RunProgress::run_done(size_t index) {
-  run_done(index,
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
-}
+void RunProgress::run_done(size_t index) { run_took(index, -1); }
 
 void RunProgress::run_took(size_t index, double run_seconds) {
   run_done(index,
@@ -72,10 +71,7 @@ void RunProgress::run_done(size_t index, double elapsed, double run_seconds) {
   finished_[index] = true;
   ++done_;
   cost_done_ += costs_[index];
-  if (run_seconds > 0) {
-    busy_ += run_seconds;
-    own_[index] = run_seconds;
-  }
+  if (run_seconds > 0) own_[index] = run_seconds;
   if (terminal_) {
     write(elapsed);
     return;

@@ -26,7 +26,7 @@ class RunProgress {
   // at its time (time_left_by_group). Default: every run its own group.
   void set_groups(std::vector<size_t> groups) { groups_ = std::move(groups); }
   // Run `index` finished (ok or failed), at `elapsed` seconds (default: since construction);
-  // `run_seconds`: how long the run itself took in its process, when known (time_left).
+  // `run_seconds`: how long the run itself took in its process, when known (time_left_by_group).
   void run_done(size_t index);
   void run_done(size_t index, double elapsed, double run_seconds = -1);
   // Run `index` finished now, after `run_seconds` in its own process (TaskOutcome::wall_seconds).
@@ -51,7 +51,6 @@ class RunProgress {
   size_t done_ = 0;
   size_t last_tenth_ = 0;  // plain lines: the tenth of the runs last written
   double cost_done_ = 0, cost_total_ = 0;
-  double busy_ = 0;          // the runs done's own seconds (0: not reported)
   std::vector<double> own_;  // each run's own seconds (< 0: not done or not reported)
   std::vector<size_t> groups_;
   int jobs_ = 1;
