@@ -1,14 +1,17 @@
 // Stopping at the steady state (sim/engine/steady_state.h): a deterministic run that stops once
 // its first two measured steps agree must report what the full run reports, to 1e-9 relative,
-// for every bundled scenario and every sharding mode; a run that cannot stop (drawn stragglers,
-// parameter servers, a first epoch) or whose steps differ must be byte-identical to the run
-// with the stop switched off. Each case runs both ways (SimOptions::steady_stop).
+// for every bundled scenario, every sharding mode and synchronous parameter servers; a run that
+// cannot stop (drawn stragglers, asynchronous servers or pulls read in forward, a first epoch) or
+// whose steps differ must be byte-identical to the run with the stop switched off. Each case runs
+// both ways (SimOptions::steady_stop).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/engine/simulation.h"
@@ -108,6 +111,68 @@ TEST(SteadyState, EveryShardingModeMatchesItsFullRun) {
     set.push_back(std::string("sync.sharding=") + mode);
     set.push_back("cluster.nodes=2");
     EXPECT_TRUE(expect_matches_full_run(load_scenario(llama, set), mode)) << mode;
+  }
+}
+
+TEST(SteadyState, SynchronousParameterServersMatchTheirFullRun) {
+  // Dedicated, colocated and BytePS servers on NVSwitch nodes over InfiniBand and over a slow
+  // TCP network, the update on the worker, one GPU per node; and public cases over TCP and PCIe
+  // (tf_cnn_benchmarks' colocated servers, MXNet's kvstore).
+  const std::string root = std::string(DDPSIM_SOURCE_DIR) + "/scenarios/";
+  const std::vector<std::string> ps = {"sync.strategy=ps", "sync.ps.servers=2"};
+  std::vector<std::pair<std::string, std::vector<std::string>>> cases;
+  for (const char* placement : {"dedicated", "colocated", "byteps"})
+    for (const char* nic : {"200Gbps", "10Gbps"}) {
+      std::vector<std::string> set = ps;
+      set.push_back(std::string("sync.ps.placement=") + placement);
+      set.push_back(std::string("cluster.nic.bandwidth=") + nic);
+      if (std::string(nic) == "10Gbps")
+        set.insert(set.end(), {"cluster.nic.count=1", "cluster.nic.transport=tcp"});
+      cases.push_back({root + "default.yaml", set});
+    }
+  std::vector<std::string> worker = ps;
+  worker.insert(worker.end(), {"sync.ps.update=worker", "sync.ps.key_placement=hash"});
+  cases.push_back({root + "default.yaml", worker});
+  std::vector<std::string> single = ps;
+  single.insert(single.end(), {"cluster.nodes=8", "cluster.gpus_per_node=1", "cluster.nic.count=1"});
+  cases.push_back({root + "default.yaml", single});
+  for (const char* file : {"validation/bugliarello-2017/bug-p28-inceptionv3-8.yaml",
+                           "validation/tf-benchmarks-2017/tfb-awsk80-resnet50-16.yaml",
+                           "validation/mxnet-large-scale/mxlsc-k80-alexnet-32.yaml"})
+    cases.push_back({root + file, {}});
+  int stops = 0;
+  for (auto& [path, set] : cases) {
+    set.insert(set.end(), kSteps.begin(), kSteps.end());
+    std::string name = path;
+    for (const std::string& kv : set) name += " " + kv;
+    const Scenario s = load_scenario(path, set);
+    stops += expect_matches_full_run(s, name) ? 1 : 0;
+    // As an uncertainty draw runs it (no links, no trace: node lanes).
+    SimOptions o;
+    o.trace = TraceGpus::none();
+    o.baseline = false;
+    o.measure_links = false;
+    const SimulationResult fast = simulate(s, o);
+    o.steady_stop = false;
+    const SimulationResult every = simulate(s, o);
+    expect_close(fast.iteration_time, every.iteration_time, name + " headline-only iteration");
+    expect_close(fast.comm_time, every.comm_time, name + " headline-only comm");
+    expect_close(fast.breakdown.exposed_comm, every.breakdown.exposed_comm,
+                 name + " headline-only exposed comm");
+  }
+  // Synchronous servers with eager pulls settle after one warm-up step more often than not.
+  EXPECT_GE(stops, static_cast<int>(cases.size()) / 2) << stops << " of " << cases.size();
+  std::printf("%d of %zu parameter-server runs stopped at their steady state\n", stops, cases.size());
+}
+
+TEST(SteadyState, AsynchronousServersAndPullsInForwardKeepEveryStep) {
+  const std::string path = std::string(DDPSIM_SOURCE_DIR) + "/scenarios/default.yaml";
+  for (const std::vector<std::string>& set :
+       {std::vector<std::string>{"sync.strategy=ps", "sync.ps.mode=async", "sync.ps.staleness=1"},
+        std::vector<std::string>{"sync.strategy=ps", "sync.ps.pull=forward"}}) {
+    std::vector<std::string> all = set;
+    all.insert(all.end(), kSteps.begin(), kSteps.end());
+    EXPECT_FALSE(expect_matches_full_run(load_scenario(path, all), set.back())) << set.back();
   }
 }
 

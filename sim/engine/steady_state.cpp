@@ -33,8 +33,12 @@ Breakdown minus(const Breakdown& a, const Breakdown& b) {
 int steady_stop_candidate(const Scenario& s) {
   if (s.stragglers.kind != StragglerKind::kNone && s.stragglers.kind != StragglerKind::kFixed)
     return -1;
-  // Parameter servers and local SGD: steps differ by design (staleness, averaging periods).
-  if (s.sync.strategy != SyncStrategy::kAllReduce) return -1;
+  // Local SGD and asynchronous parameter servers: steps differ by design (averaging periods,
+  // staleness). Pulls read in forward leave every pull of a step in flight at its boundary.
+  if (s.sync.strategy == SyncStrategy::kLocalSgd) return -1;
+  if (s.sync.strategy == SyncStrategy::kParameterServer &&
+      (s.sync.ps.mode != PsMode::kSync || s.sync.ps.pull != PsPull::kEager))
+    return -1;
   // Priority scheduling gates the next forward on this step's pulls: the step boundary is not
   // where the state repeats.
   if (s.sync.schedule != CommSchedule::kFifo) return -1;
