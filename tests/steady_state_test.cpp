@@ -31,6 +31,16 @@ SimulationResult run(const Scenario& s, bool steady_stop) {
   return simulate(s, o);
 }
 
+// As an uncertainty draw runs: no links, no trace (parameter servers then use node lanes).
+SimulationResult run_headline(const Scenario& s, bool steady_stop) {
+  SimOptions o;
+  o.trace = TraceGpus::none();
+  o.baseline = false;
+  o.measure_links = false;
+  o.steady_stop = steady_stop;
+  return simulate(s, o);
+}
+
 bool stopped(const SimulationResult& r) { return r.notes.find("steady state:") != std::string::npos; }
 
 void expect_close(double stop, double full, const std::string& what) {
@@ -134,7 +144,8 @@ TEST(SteadyState, SynchronousParameterServersMatchTheirFullRun) {
   worker.insert(worker.end(), {"sync.ps.update=worker", "sync.ps.key_placement=hash"});
   cases.push_back({root + "default.yaml", worker});
   std::vector<std::string> single = ps;
-  single.insert(single.end(), {"cluster.nodes=8", "cluster.gpus_per_node=1", "cluster.nic.count=1"});
+  single.insert(single.end(),
+                {"cluster.nodes=8", "cluster.gpus_per_node=1", "cluster.nic.count=1"});
   cases.push_back({root + "default.yaml", single});
   for (const char* file : {"validation/bugliarello-2017/bug-p28-inceptionv3-8.yaml",
                            "validation/tf-benchmarks-2017/tfb-awsk80-resnet50-16.yaml",
@@ -147,14 +158,8 @@ TEST(SteadyState, SynchronousParameterServersMatchTheirFullRun) {
     for (const std::string& kv : set) name += " " + kv;
     const Scenario s = load_scenario(path, set);
     stops += expect_matches_full_run(s, name) ? 1 : 0;
-    // As an uncertainty draw runs it (no links, no trace: node lanes).
-    SimOptions o;
-    o.trace = TraceGpus::none();
-    o.baseline = false;
-    o.measure_links = false;
-    const SimulationResult fast = simulate(s, o);
-    o.steady_stop = false;
-    const SimulationResult every = simulate(s, o);
+    const SimulationResult fast = run_headline(s, true);
+    const SimulationResult every = run_headline(s, false);
     expect_close(fast.iteration_time, every.iteration_time, name + " headline-only iteration");
     expect_close(fast.comm_time, every.comm_time, name + " headline-only comm");
     expect_close(fast.breakdown.exposed_comm, every.breakdown.exposed_comm,
@@ -162,7 +167,8 @@ TEST(SteadyState, SynchronousParameterServersMatchTheirFullRun) {
   }
   // Synchronous servers with eager pulls settle after one warm-up step more often than not.
   EXPECT_GE(stops, static_cast<int>(cases.size()) / 2) << stops << " of " << cases.size();
-  std::printf("%d of %zu parameter-server runs stopped at their steady state\n", stops, cases.size());
+  std::printf("%d of %zu parameter-server runs stopped at their steady state\n", stops,
+              cases.size());
 }
 
 TEST(SteadyState, AsynchronousServersAndPullsInForwardKeepEveryStep) {

@@ -107,8 +107,9 @@ void PsSync::unit_back(int rank, int step, int unit) {
   RankState& rs = ranks_[rank];
   rs.spans[unit] = {rs.started[unit], now()};
   if (ctx_->traced(rank, step))
-    push_step_event(trace_, {rank, "comm", "push/pull bucket " + std::to_string(unit), rs.started[unit], now()},
-                    step);
+    push_step_event(
+        trace_, {rank, "comm", "push/pull bucket " + std::to_string(unit), rs.started[unit], now()},
+        step);
   if (ctx_->measured(step) && rank == 0) {
     unit_time_[unit] += now() - rs.started[unit];
     ++unit_calls_[unit];

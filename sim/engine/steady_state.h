@@ -1,10 +1,10 @@
 // Stopping a deterministic run once its step repeats (issue 33). A job with nothing drawn (no
 // drawn stragglers, no first epoch, synchronous all-reduce, sharding or parameter servers with
-// eager pulls, no priority schedule) settles after its warm-up. When every GPU's first two measured steps (warmup and warmup + 1)
-// agree to 1e-9 of the step, in duration, every breakdown item and communication time, and the
-// input pipeline cannot drift (no loader, one faster than training, or one already starving
-// every GPU in both steps), the later steps would repeat them: the run stops after step
-// warmup + 1, its averages are the two measured steps' (the full run's to 1e-9,
+// eager pulls, no priority schedule) settles after its warm-up. When every GPU's first two measured
+// steps (warmup and warmup + 1) agree to 1e-9 of the step, in duration, every breakdown item and
+// communication time, and the input pipeline cannot drift (no loader, one faster than training, or
+// one already starving every GPU in both steps), the later steps would repeat them: the run stops
+// after step warmup + 1, its averages are the two measured steps' (the full run's to 1e-9,
 // tests/steady_state_test.cpp), the trace shows that step and the notes say so. Anything else
 // runs every step, byte for byte as before.
 #pragma once
